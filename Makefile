@@ -1,0 +1,60 @@
+# fgraph-multi: build, boot and test Linux 6.1 with the multi-user function
+# graph tracer series.  'make run' shows it, 'make check' tests everything.
+
+# The one place the kernel source is pinned.
+KVER    ?= 6.1.192-2
+KSHA256 ?= 4d415b3d364834fd818270e88813e90323bbfce4f519a0e6bd4940ddcd7df693
+
+B       := build
+TREE    := $(B)/linux
+ARCHES  := x86_64 i386
+S       := scripts
+
+.PHONY: all deps source tree export apply kernel initramfs run shell check clean help
+
+all: help
+
+help:
+	@echo "make run        build x86_64, boot it, show the function graph tracer"
+	@echo "make check      build and test both arches (boot tests, ftracetest, ours)"
+	@echo "make shell      boot x86_64 to an interactive busybox shell (ARCH=i386 too)"
+	@echo "make tree       unpack 6.1 into $(TREE) and apply patches/series"
+	@echo "make export     write $(TREE)'s commits back to patches/"
+	@echo "make apply KSRC=/path/to/linux-6.1   apply the series to your own tree"
+
+deps:
+	@$(S)/deps.sh
+
+source: deps
+	@$(S)/source.sh $(KVER) $(KSHA256) $(B)/dl >/dev/null
+
+tree: source
+	@$(S)/tree.sh $(B)/dl/linux-source-$(KVER).tar.xz $(TREE) patches
+
+export:
+	@$(S)/export.sh $(TREE) patches
+
+apply:
+	@$(S)/apply.sh "$(KSRC)" patches
+
+ARCH ?= x86_64
+
+kernel: tree
+	@$(S)/kernel.sh $(ARCH) $(TREE) $(B)/obj-$(ARCH)
+
+initramfs: kernel
+	@$(S)/initramfs.sh $(ARCH) $(TREE) $(B)/obj-$(ARCH)
+
+run:
+	@$(MAKE) -s initramfs ARCH=x86_64
+	@$(S)/boot.sh x86_64 demo
+
+shell:
+	@$(MAKE) -s initramfs ARCH=$(ARCH)
+	@$(S)/boot.sh $(ARCH) shell
+
+check: tree
+	@$(S)/check.sh $(ARCHES)
+
+clean:
+	rm -rf $(B)/obj-* $(B)/root-* $(B)/logs

@@ -1,0 +1,41 @@
+#!/bin/bash
+# Boot the built kernel under QEMU (TCG) and run guest jobs.
+# Usage: boot.sh ARCH JOBS [TIMEOUT_SECONDS]
+#   JOBS is a comma list (demo, shell, ftracetest, tests); "shell" is
+#   interactive.  Anything else writes the serial log to build/logs/ and then
+#   checks it with checklog.sh.
+set -eu
+arch=$1 jobs=$2 limit=${3:-600}
+top=$(realpath "$(dirname "$0")/..")
+obj=$top/build/obj-$arch
+logs=$top/build/logs
+case $arch in
+x86_64) qemu=qemu-system-x86_64 ;;
+i386) qemu=qemu-system-i386 ;;
+*) echo "boot: unknown arch $arch" >&2; exit 1 ;;
+esac
+
+# Without ACPI plain -smp 2 gives one CPU; two sockets give two.  Ftrace
+# patches live code, which froze multi-threaded TCG: run it single-threaded.
+cmd=("$qemu" -accel tcg,thread=single -smp 2,sockets=2 -m 1024
+	-kernel "$obj/arch/x86/boot/bzImage" -initrd "$obj/initramfs.cpio.gz"
+	-append "console=ttyS0 panic=-1 fgraph.jobs=$jobs ${FGRAPH_APPEND:-}"
+	-display none -no-reboot ${QEMU_EXTRA:-})
+
+if [ "$jobs" = shell ]; then
+	exec "${cmd[@]}" -serial mon:stdio
+fi
+
+mkdir -p "$logs"
+log=$logs/$arch-$(echo "$jobs" | tr ',' '-').log
+echo "boot: $arch jobs=$jobs (timeout ${limit}s), log $log"
+start=$(date +%s)
+set +e
+timeout "$limit" "${cmd[@]}" -serial stdio -monitor none < /dev/null > "$log" 2>&1
+rc=$?
+set -e
+echo "boot: $arch finished in $(( $(date +%s) - start ))s"
+if [ $rc -eq 124 ]; then
+	echo "TIMEOUT after ${limit}s" >> "$log"
+fi
+exec "$top/scripts/checklog.sh" "$log"

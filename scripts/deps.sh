@@ -1,0 +1,19 @@
+#!/bin/bash
+# Install the Debian packages the harness needs, once; quiet when all are there.
+set -eu
+
+pkgs="build-essential gcc flex bison bc cpio xz-utils kmod libelf-dev libssl-dev
+      ccache qemu-system-x86 gnuplot-nox git patch perl python3 dpkg-dev"
+
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+echo "deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $missing >/dev/null

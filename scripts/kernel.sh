@@ -1,0 +1,48 @@
+#!/bin/bash
+# Configure and build one kernel out of tree: tinyconfig plus our fragments,
+# with ccache; install its modules under OBJ/mods.
+# Usage: kernel.sh ARCH TREE OBJ
+set -eu
+arch=$1 tree=$(realpath "$2") obj=$(realpath -m "$3")
+top=$(realpath "$(dirname "$0")/..")
+frags="$top/config/base.config $top/config/tracing.config $top/config/$arch.config"
+[ -f "$tree/config/fgraph.config" ] && frags="$frags $tree/config/fgraph.config"
+
+export CCACHE_DIR=${CCACHE_DIR:-$top/build/ccache}
+export CCACHE_BASEDIR=$top/build
+kmake() {
+	make -s -C "$tree" O="$obj" ARCH="$arch" CC="ccache gcc" HOSTCC="ccache gcc" \
+		KBUILD_BUILD_USER=fgraph KBUILD_BUILD_HOST=multi \
+		KBUILD_BUILD_TIMESTAMP="2000-01-01" "$@"
+}
+
+# Every option a fragment asks for must survive Kconfig.
+check_config() {
+	bad=0
+	for f in $frags; do
+		while IFS= read -r line; do
+			case "$line" in
+			CONFIG_*=*) want=$line ;;
+			"# CONFIG_"*" is not set") want=$line ;;
+			*) continue ;;
+			esac
+			grep -qxF "$want" "$obj/.config" && continue
+			echo "kernel: $arch: Kconfig dropped '$want' ($(basename "$f"))" >&2
+			bad=1
+		done < "$f"
+	done
+	return $bad
+}
+
+mkdir -p "$obj"
+kmake tinyconfig >/dev/null
+# shellcheck disable=SC2086
+(cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" .config $frags >/dev/null)
+kmake olddefconfig >/dev/null
+check_config
+
+echo "kernel: building $arch in $obj"
+kmake -j"$(nproc)"
+rm -rf "$obj/mods"
+kmake INSTALL_MOD_PATH="$obj/mods" modules_install >/dev/null
+echo "kernel: $arch ready: $(kmake -s kernelrelease)"
