@@ -6,7 +6,7 @@ set -eu
 arch=$1 tree=$(realpath "$2") obj=$(realpath -m "$3")
 top=$(realpath "$(dirname "$0")/..")
 frags="$top/config/base.config $top/config/tracing.config $top/config/$arch.config"
-[ -f "$tree/config/fgraph.config" ] && frags="$frags $tree/config/fgraph.config"
+[ "${FGRAPH_BASELINE:-0}" = 1 ] || frags="$frags $top/config/series.config"
 
 export CCACHE_DIR=${CCACHE_DIR:-$top/build/ccache}
 export CCACHE_BASEDIR=$top/build
@@ -37,12 +37,12 @@ check_config() {
 mkdir -p "$obj"
 kmake tinyconfig >/dev/null
 # shellcheck disable=SC2086
-(cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" .config $frags >/dev/null)
+(cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" .config $frags >/dev/null 2>&1)
 kmake olddefconfig >/dev/null
 check_config
 
 echo "kernel: building $arch in $obj"
-kmake -j"$(nproc)"
+kmake -j"${JOBS:-$(nproc)}"
 rm -rf "$obj/mods"
 kmake INSTALL_MOD_PATH="$obj/mods" modules_install >/dev/null
 echo "kernel: $arch ready: $(kmake -s kernelrelease)"
