@@ -14,6 +14,6 @@ done
 
 echo "deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null
+apt-get update -q >/dev/null 2>&1 || echo "deps: apt-get update had errors; using the package lists it has" >&2
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $missing >/dev/null

@@ -21,7 +21,7 @@ fetch_debs() {
 	   [ "$(dpkg --print-architecture)" != "$debarch" ]; then
 		dpkg --add-architecture "$debarch"
 	fi
-	apt-get update -q >/dev/null
+	apt-get update -q >/dev/null 2>&1 || echo "initramfs: apt-get update had errors; using the package lists it has" >&2
 	(cd "$debs" && apt-get download -q "busybox-static:$debarch" "util-linux:$debarch" \
 		"coreutils:$debarch" "libc6:$debarch" >/dev/null 2>&1)
 }
