@@ -7,7 +7,7 @@
 set -eu
 arch=$1 jobs=$2 limit=${3:-600}
 top=$(realpath "$(dirname "$0")/..")
-obj=$top/build/obj-$arch
+obj=${OBJ:-$top/build/obj-$arch}
 logs=$top/build/logs
 case $arch in
 x86_64) qemu=qemu-system-x86_64 ;;
