@@ -15,18 +15,19 @@ ver=$(awk -F ' = ' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
 
 patches=$(grep -vE '^[[:space:]]*(#|$)' "$pdir/series" || true)
 [ -n "$patches" ] || { echo "apply: the series is empty; nothing to do"; exit 0; }
-first=$pdir/$(echo "$patches" | head -1)
+# The series is there if its last patch can be taken back out.
+last=$pdir/$(echo "$patches" | tail -1)
 
 if git -C "$ksrc" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	git -C "$ksrc" apply --check -R "$first" >/dev/null 2>&1 &&
-		die "$ksrc already has the series ($(basename "$first") is applied)"
+	git -C "$ksrc" apply --check -R "$last" >/dev/null 2>&1 &&
+		die "$ksrc already has the series ($(basename "$last") is applied)"
 	for p in $patches; do
 		git -C "$ksrc" am -q "$pdir/$p" ||
 			die "$p does not apply; 'git -C $ksrc am --abort' undoes the partial run"
 	done
 else
-	(cd "$ksrc" && patch -p1 -R --dry-run -s -f < "$first" >/dev/null 2>&1) &&
-		die "$ksrc already has the series ($(basename "$first") is applied)"
+	(cd "$ksrc" && patch -p1 -R --dry-run -s -f < "$last" >/dev/null 2>&1) &&
+		die "$ksrc already has the series ($(basename "$last") is applied)"
 	for p in $patches; do
 		(cd "$ksrc" && patch -p1 --dry-run -s -f < "$pdir/$p" >/dev/null) ||
 			die "$p does not apply to $ksrc; nothing from it was written"
