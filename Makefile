@@ -7,7 +7,7 @@ KSHA256 ?= 4d415b3d364834fd818270e88813e90323bbfce4f519a0e6bd4940ddcd7df693
 
 B       := build
 TREE    := $(B)/linux
-ARCHES  := x86_64 i386
+ARCHES  ?= x86_64 i386
 S       := scripts
 
 .PHONY: all deps source tree export apply kernel initramfs run shell check clean help
@@ -48,6 +48,7 @@ initramfs: kernel
 run:
 	@$(MAKE) -s initramfs ARCH=x86_64
 	@$(S)/boot.sh x86_64 demo
+	@sed -n '/^@@ begin demo/,/^@@ end demo/p' $(B)/logs/x86_64-demo.log | grep -av '^@@'
 
 shell:
 	@$(MAKE) -s initramfs ARCH=$(ARCH)
