@@ -1,6 +1,6 @@
 #!/bin/bash
-# Make the guest's initramfs: Debian's static busybox for the arch, chrt and
-# nice with their libc, the kernel's modules, ftracetest, our tests and init.
+# Make the guest's initramfs: Debian's static busybox for the arch, chrt,
+# nice and sleep with their libc, the kernel's modules, ftracetest, our tests and init.
 # Usage: initramfs.sh ARCH TREE OBJ
 set -eu
 arch=$1 tree=$(realpath "$2") obj=$(realpath "$3")
@@ -57,6 +57,8 @@ ln -s busybox "$root/bin/sh"
 install_libc
 install_tool util-linux usr/bin/chrt
 install_tool coreutils usr/bin/nice
+# busybox's i386 sleep returns at once here; the tests need one that sleeps.
+install_tool coreutils bin/sleep
 
 cp -a "$obj/mods/lib/modules" "$root/lib/"
 mkdir -p "$root/ftrace"
