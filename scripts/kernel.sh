@@ -41,7 +41,8 @@ mkdir -p "$obj"
 kmake tinyconfig >/dev/null
 # shellcheck disable=SC2086
 (cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" .config $frags >/dev/null 2>&1)
-kmake olddefconfig >/dev/null 2>&1  # its "override" notes are expected
+# Its "override" notes are expected: show them only if it fails.
+kmake olddefconfig > "$obj/olddefconfig.log" 2>&1 || { cat "$obj/olddefconfig.log" >&2; exit 1; }
 check_config
 
 echo "kernel: building $arch in $obj"
