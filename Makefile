@@ -10,13 +10,14 @@ TREE    := $(B)/linux
 ARCHES  ?= x86_64 i386
 S       := scripts
 
-.PHONY: all deps source tree export apply kernel initramfs run shell check clean help
+.PHONY: all deps source tree export apply kernel initramfs run shell check bench clean help
 
 all: help
 
 help:
 	@echo "make run        build x86_64, boot it, show the function graph tracer"
 	@echo "make check      build and test both arches (boot tests, ftracetest, ours)"
+	@echo "make bench      instructions per hooked call, against unpatched 6.1 (bench/results/)"
 	@echo "make shell      boot x86_64 to an interactive busybox shell (ARCH=i386 too)"
 	@echo "make tree       unpack 6.1 into $(TREE) and apply patches/series"
 	@echo "make export     write $(TREE)'s commits back to patches/"
@@ -57,5 +58,8 @@ shell:
 check: tree
 	@$(S)/check.sh $(ARCHES)
 
+bench: tree
+	@$(S)/bench.sh
+
 clean:
-	rm -rf $(B)/obj-* $(B)/root-* $(B)/logs
+	rm -rf $(B)/obj-* $(B)/logs $(B)/bench

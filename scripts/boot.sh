@@ -4,6 +4,8 @@
 #   JOBS is a comma list (demo, shell, ftracetest, tests); "shell" is
 #   interactive.  Anything else writes the serial log to build/logs/ and then
 #   checks it with checklog.sh.
+#   Environment: OBJ (kernel build), SMP (QEMU -smp), FGRAPH_APPEND (kernel
+#   command line), QEMU_EXTRA (QEMU options), LOG (serial log path).
 set -eu
 arch=$1 jobs=$2 limit=${3:-600}
 top=$(realpath "$(dirname "$0")/..")
@@ -17,7 +19,7 @@ esac
 
 # Without ACPI plain -smp 2 gives one CPU; two sockets give two.  Ftrace
 # patches live code, which froze multi-threaded TCG: run it single-threaded.
-cmd=("$qemu" -accel tcg,thread=single -smp 2,sockets=2 -m 1024
+cmd=("$qemu" -accel tcg,thread=single -smp "${SMP:-2,sockets=2}" -m 1024
 	-kernel "$obj/arch/x86/boot/bzImage" -initrd "$obj/initramfs.cpio.gz"
 	-append "console=ttyS0 panic=-1 fgraph.jobs=$jobs ${FGRAPH_APPEND:-}"
 	-display none -no-reboot ${QEMU_EXTRA:-})
@@ -27,7 +29,7 @@ if [ "$jobs" = shell ]; then
 fi
 
 mkdir -p "$logs"
-log=$logs/$arch-$(echo "$jobs" | tr ',' '-').log
+log=${LOG:-$logs/$arch-$(echo "$jobs" | tr ',' '-').log}
 echo "boot: $arch jobs=$jobs (timeout ${limit}s), log $log"
 start=$(date +%s)
 set +e

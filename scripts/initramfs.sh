@@ -1,6 +1,7 @@
 #!/bin/bash
 # Make the guest's initramfs: Debian's static busybox for the arch, chrt,
-# nice and sleep with their libc, the kernel's modules, ftracetest, our tests and init.
+# nice and sleep with their libc, the kernel's modules, ftracetest, our tests,
+# the benchmark if OBJ/bench holds it, and init.
 # Usage: initramfs.sh ARCH TREE OBJ
 set -eu
 arch=$1 tree=$(realpath "$2") obj=$(realpath "$3")
@@ -11,7 +12,7 @@ i386) debarch=i386 ;;
 *) echo "initramfs: unknown arch $arch" >&2; exit 1 ;;
 esac
 debs=$top/build/dl/debs-$debarch
-root=$top/build/root-$arch
+root=$obj/root
 
 fetch_debs() {
 	mkdir -p "$debs"
@@ -64,6 +65,7 @@ cp -a "$obj/mods/lib/modules" "$root/lib/"
 mkdir -p "$root/ftrace"
 cp -a "$tree/tools/testing/selftests/ftrace/." "$root/ftrace/"
 [ -d "$top/tests/guest" ] && cp -a "$top/tests/guest" "$root/tests"
+[ -d "$obj/bench" ] && cp -a "$obj/bench" "$root/bench"
 install -m 755 "$top/guest/init" "$root/init"
 echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
 echo "root:x:0:" > "$root/etc/group"

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fgraph_bench: what a hooked call costs with 0-16 function graph users.
+ *
+ * Write a case to /sys/kernel/debug/fgraph_bench/run, read the result back:
+ *
+ *   loop N              call the target N times, nothing registered by us
+ *   users N K A B       K users, A of them filter on the target and the
+ *                       others on another function; each accepting user
+ *                       reserves B bytes per call (0: none), writes its
+ *                       first and last word and checks them on return
+ *   depth               one user on a function that recurses 200 deep:
+ *                       how many of its calls were hooked at once
+ *
+ * The result is "ns T calls N entries E returns R bad X" for a loop and
+ * "depth D stack S alloc A" for depth (S: bytes of the task's shadow stack,
+ * A: what the allocator gave for it).  The
+ * loop runs with interrupts off, so under QEMU -icount shift=0 T is the
+ * exact number of instructions the N calls took.
+ *
+ * Built against the series (FGRAPH_ARRAY_SIZE is defined) or unpatched 6.1,
+ * where one user may register and register_ftrace_graph() is not exported.
+ */
+#include <linux/module.h>
+#include <linux/ftrace.h>
+#include <linux/debugfs.h>
+#include <linux/kprobes.h>
+#include <linux/ktime.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#define BENCH_MAX_USERS	16
+#define BENCH_RECURSE	200
+
+struct bench_user {
+	struct fgraph_ops	gops;
+	bool			filtered;
+	bool			registered;
+};
+
+static struct bench_user users[BENCH_MAX_USERS];
+static atomic_t entries, returns, bad;
+static int reserve_bytes;
+static int depth_now, depth_max;
+static DEFINE_MUTEX(bench_lock);
+static char result[128];
+
+noinline void fgraph_bench_target(void)
+{
+	barrier();
+}
+
+noinline void fgraph_bench_other(void)
+{
+	barrier();
+}
+
+noinline void fgraph_bench_recurse(int n)
+{
+	if (n > 0)
+		fgraph_bench_recurse(n - 1);
+	barrier();
+}
+
+#ifdef FGRAPH_ARRAY_SIZE
+/* With the series: per-user filters and per-call data. */
+#define BENCH_ENT_ARGS	struct ftrace_graph_ent *trace, struct fgraph_ops *gops
+#define BENCH_RET_ARGS	struct ftrace_graph_ret *trace, struct fgraph_ops *gops
+#define BENCH_PASS	trace, gops
+#define BENCH_USERS	BENCH_MAX_USERS
+#define BENCH_RESERVE	FGRAPH_MAX_DATA_SIZE
+
+static int bench_filter(struct bench_user *u, const char *func)
+{
+	return ftrace_set_filter(&u->gops.ops, (unsigned char *)func,
+				 strlen(func), 1);
+}
+
+static void bench_free_filter(struct bench_user *u)
+{
+	ftrace_free_filter(&u->gops.ops);
+}
+
+static int bench_register(struct fgraph_ops *gops)
+{
+	return register_ftrace_graph(gops);
+}
+
+static void bench_unregister(struct fgraph_ops *gops)
+{
+	unregister_ftrace_graph(gops);
+}
+
+static notrace void bench_store(BENCH_ENT_ARGS)
+{
+	unsigned long *data;
+	int words = reserve_bytes / sizeof(long);
+
+	data = fgraph_reserve_data(gops->idx, reserve_bytes);
+	if (!data) {
+		atomic_inc(&bad);
+		return;
+	}
+	/* The first and the last word: one and the same for 8 bytes. */
+	data[words - 1] = trace->func + words;
+	data[0] = trace->func;
+}
+
+static notrace void bench_check(BENCH_RET_ARGS)
+{
+	unsigned long *data;
+	int words, size;
+
+	data = fgraph_retrieve_data(gops->idx, &size);
+	words = size / sizeof(long);
+	if (!data || size != reserve_bytes || data[0] != trace->func ||
+	    (words > 1 && data[words - 1] != trace->func + words))
+		atomic_inc(&bad);
+}
+
+static size_t bench_stack_size(void)
+{
+	return FGRAPH_STACK_SIZE;
+}
+
+#else /* unpatched 6.1 */
+#define BENCH_ENT_ARGS	struct ftrace_graph_ent *trace
+#define BENCH_RET_ARGS	struct ftrace_graph_ret *trace
+#define BENCH_PASS	trace
+#define BENCH_USERS	1
+#define BENCH_RESERVE	0	/* no per-call data in 6.1 */
+
+static int (*bench_register_fn)(struct fgraph_ops *gops);
+static void (*bench_unregister_fn)(struct fgraph_ops *gops);
+
+/*
+ * The only user follows the global filter (set_ftrace_filter), which says
+ * nothing if @func matches nothing: the entry counts would show it.
+ */
+static int bench_filter(struct bench_user *u, const char *func)
+{
+	ftrace_set_global_filter((unsigned char *)func, strlen(func), 1);
+	return 0;
+}
+
+static void bench_free_filter(struct bench_user *u)
+{
+	ftrace_set_global_filter(NULL, 0, 1);
+}
+
+/* 6.1 does not export the fgraph API: find it through kallsyms. */
+static unsigned long bench_lookup(const char *name)
+{
+	static unsigned long (*lookup)(const char *name);
+	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
+
+	if (!lookup) {
+		if (register_kprobe(&kp))
+			return 0;
+		lookup = (void *)kp.addr;
+		unregister_kprobe(&kp);
+	}
+	return lookup(name);
+}
+
+static int bench_register(struct fgraph_ops *gops)
+{
+	if (!bench_register_fn) {
+		bench_register_fn = (void *)bench_lookup("register_ftrace_graph");
+		bench_unregister_fn = (void *)bench_lookup("unregister_ftrace_graph");
+		if (!bench_register_fn || !bench_unregister_fn)
+			return -ENOENT;
+	}
+	return bench_register_fn(gops);
+}
+
+static void bench_unregister(struct fgraph_ops *gops)
+{
+	bench_unregister_fn(gops);
+}
+
+static notrace void bench_store(BENCH_ENT_ARGS)
+{
+	atomic_inc(&bad);
+}
+
+static notrace void bench_check(BENCH_RET_ARGS)
+{
+	atomic_inc(&bad);
+}
+
+static size_t bench_stack_size(void)
+{
+	return FTRACE_RETFUNC_DEPTH * sizeof(struct ftrace_ret_stack);
+}
+#endif
+
+static notrace int bench_entry(BENCH_ENT_ARGS)
+{
+	atomic_inc(&entries);
+	if (reserve_bytes)
+		bench_store(BENCH_PASS);
+	return 1;
+}
+
+static notrace void bench_return(BENCH_RET_ARGS)
+{
+	atomic_inc(&returns);
+	if (reserve_bytes)
+		bench_check(BENCH_PASS);
+}
+
+static notrace int depth_entry(BENCH_ENT_ARGS)
+{
+	if (++depth_now > depth_max)
+		depth_max = depth_now;
+	return 1;
+}
+
+static notrace void depth_return(BENCH_RET_ARGS)
+{
+	depth_now--;
+}
+
+static void bench_del_users(void)
+{
+	int i;
+
+	for (i = 0; i < BENCH_USERS; i++) {
+		if (users[i].registered)
+			bench_unregister(&users[i].gops);
+		if (users[i].filtered)
+			bench_free_filter(&users[i]);
+		users[i].registered = false;
+		users[i].filtered = false;
+	}
+}
+
+/* Register users[first] to users[first + nr - 1] on @func. */
+static int bench_add_users(int first, int nr, const char *func,
+			   trace_func_graph_ent_t entry,
+			   trace_func_graph_ret_t ret)
+{
+	int i, err;
+
+	if (first + nr > BENCH_USERS)
+		return -ENOSPC;
+	for (i = first; i < first + nr; i++) {
+		struct bench_user *u = &users[i];
+
+		memset(u, 0, sizeof(*u));
+		u->gops.entryfunc = entry;
+		u->gops.retfunc = ret;
+		err = bench_filter(u, func);
+		if (err)
+			return err;
+		u->filtered = true;
+		err = bench_register(&u->gops);
+		if (err)
+			return err;
+		u->registered = true;
+	}
+	return 0;
+}
+
+static void bench_loop(unsigned long calls)
+{
+	unsigned long flags, i;
+	ktime_t t0, t1;
+
+	atomic_set(&entries, 0);
+	atomic_set(&returns, 0);
+	atomic_set(&bad, 0);
+	local_irq_save(flags);
+	t0 = ktime_get();
+	for (i = 0; i < calls; i++)
+		fgraph_bench_target();
+	t1 = ktime_get();
+	local_irq_restore(flags);
+	snprintf(result, sizeof(result),
+		 "ns %lld calls %lu entries %d returns %d bad %d\n",
+		 ktime_to_ns(ktime_sub(t1, t0)), calls, atomic_read(&entries),
+		 atomic_read(&returns), atomic_read(&bad));
+}
+
+static int bench_users(unsigned long calls, int nr, int accept, int bytes)
+{
+	int err;
+
+	if (nr < 1 || nr > BENCH_USERS || accept < 0 || accept > nr ||
+	    bytes < 0 || bytes > BENCH_RESERVE || bytes % sizeof(long))
+		return -EINVAL;
+	reserve_bytes = bytes;
+	err = bench_add_users(0, accept, "fgraph_bench_target",
+			      bench_entry, bench_return) ?:
+	      bench_add_users(accept, nr - accept, "fgraph_bench_other",
+			      bench_entry, bench_return);
+	if (!err)
+		bench_loop(calls);
+	bench_del_users();
+	return err;
+}
+
+static int bench_depth(void)
+{
+	int err;
+
+	depth_now = 0;
+	depth_max = 0;
+	err = bench_add_users(0, 1, "fgraph_bench_recurse", depth_entry, depth_return);
+	if (!err) {
+		fgraph_bench_recurse(BENCH_RECURSE);
+		snprintf(result, sizeof(result), "depth %d stack %zu alloc %zu\n",
+			 depth_max, bench_stack_size(), ksize(current->ret_stack));
+	}
+	bench_del_users();
+	return err;
+}
+
+static int bench_run(char *cmd)
+{
+	unsigned long calls;
+	int nr, accept, bytes;
+
+	if (!strcmp(cmd, "depth"))
+		return bench_depth();
+	if (sscanf(cmd, "loop %lu", &calls) == 1) {
+		bench_loop(calls);
+		return 0;
+	}
+	if (sscanf(cmd, "users %lu %d %d %d", &calls, &nr, &accept, &bytes) == 4)
+		return bench_users(calls, nr, accept, bytes);
+	return -EINVAL;
+}
+
+static ssize_t bench_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	char buf[64];
+	int err;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = 0;
+	strim(buf);
+
+	mutex_lock(&bench_lock);
+	result[0] = 0;
+	err = bench_run(buf);
+	mutex_unlock(&bench_lock);
+	return err ?: count;
+}
+
+static ssize_t bench_read(struct file *file, char __user *ubuf,
+			  size_t count, loff_t *ppos)
+{
+	ssize_t ret;
+
+	mutex_lock(&bench_lock);
+	ret = simple_read_from_buffer(ubuf, count, ppos, result, strlen(result));
+	mutex_unlock(&bench_lock);
+	return ret;
+}
+
+static const struct file_operations bench_fops = {
+	.write	= bench_write,
+	.read	= bench_read,
+	.llseek	= default_llseek,
+};
+
+static struct dentry *bench_dir;
+
+static int __init fgraph_bench_init(void)
+{
+	bench_dir = debugfs_create_dir("fgraph_bench", NULL);
+	debugfs_create_file("run", 0600, bench_dir, NULL, &bench_fops);
+	return 0;
+}
+
+static void __exit fgraph_bench_exit(void)
+{
+	debugfs_remove_recursive(bench_dir);
+}
+
+module_init(fgraph_bench_init);
+module_exit(fgraph_bench_exit);
+MODULE_DESCRIPTION("Cost of a call hooked by function graph users");
+MODULE_LICENSE("GPL");

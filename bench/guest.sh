@@ -1,0 +1,54 @@
+#!/bin/sh
+# Runs in the guest (fgraph.jobs=bench): every benchmark case, one
+# "@@ bench CASE RESULT" line each, "n/a" where this kernel cannot run it.
+set -eu
+t=/sys/kernel/tracing
+run=/sys/kernel/debug/fgraph_bench/run
+calls=${BENCH_CALLS:-100000}
+
+# bench CASE MODULE-COMMAND
+bench() {
+	if echo "$2" > $run 2>/dev/null; then
+		echo "@@ bench $1 $(cat $run)"
+	else
+		echo "@@ bench $1 n/a"
+	fi
+}
+
+# tracer NAME FILTER: make NAME the current tracer, tracing FILTER (all if empty)
+tracer() {
+	echo "$2" > $t/set_ftrace_filter
+	echo "$1" > $t/current_tracer
+}
+
+micro() {
+	bench loop "loop $calls"
+	tracer function fgraph_bench_target
+	bench function "loop $calls"
+	tracer function_graph fgraph_bench_target
+	bench function_graph "loop $calls"
+	tracer nop ""
+	for k in 1 2 4 8 16; do
+		bench "users-$k" "users $calls $k $k 0"
+	done
+	bench users-4-accept-1 "users $calls 4 1 0"
+	bench users-16-accept-1 "users $calls 16 1 0"
+	for b in 8 64 256; do
+		bench "reserve-$b" "users $calls 1 1 $b"
+	done
+	bench depth depth
+}
+
+# macro CASE UBENCH-ARGS: tracing off, then function_graph on every function
+macro() {
+	echo "@@ bench $1-off $(/bench/ubench $2)"
+	tracer function_graph ""
+	echo "@@ bench $1-graph $(/bench/ubench $2)"
+	tracer nop ""
+}
+
+insmod /bench/fgraph_bench.ko
+micro
+macro getppid "getppid ${BENCH_SYSCALLS:-2000}"
+macro forkexec "forkexec ${BENCH_FORKS:-20}"
+rmmod fgraph_bench
