@@ -77,7 +77,8 @@ versions() {
 	echo "- Series: $(grep -vc '^#' "$top/patches/series") patches" \
 		"($(cat "$top"/patches/*.patch | sha256sum | cut -c1-12)); baseline: the same source without them"
 	echo "- QEMU: $(qemu-system-x86_64 --version | head -1)," \
-		"-accel tcg -icount shift=0,align=off,sleep=off -smp 1"
+		"-accel tcg -icount shift=0,align=off,sleep=off -smp 1 -rtc clock=vm (fixed base);" \
+		"kernel command line ftrace=nop norandmaps"
 	echo "- Compiler: $(gcc --version | head -1)"
 }
 
@@ -103,11 +104,22 @@ EOF
 	rm -f "$dir/ref612.dat" "$dir/users.dat"
 }
 
+# VALUE to three significant digits, as an integer
+sig3() {
+	awk -v v="$1" 'BEGIN { e = 1; while (v >= 1000 * e) e *= 10; printf "%d\n", int(v / e + 0.5) * e }'
+}
+
+# a / b to one decimal, from the unrounded values
+slowdown() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f\n", a / b }'
+}
+
 macro_row() {
 	c=$1 what=$2
 	bo=$(per_call "$base" "$c-off") bg=$(per_call "$base" "$c-graph")
 	po=$(per_call "$patched" "$c-off") pg=$(per_call "$patched" "$c-graph")
-	echo "| $what | $bo | $bg | $(ratio "$bg" "$bo")× | $po | $pg | $(ratio "$pg" "$po")× |"
+	echo "| $what | $(sig3 "$bo") | $(sig3 "$bg") | $(slowdown "$bg" "$bo")× |" \
+		"$(sig3 "$po") | $(sig3 "$pg") | $(slowdown "$pg" "$po")× |"
 }
 
 report() {
@@ -118,7 +130,7 @@ report() {
 
 Made by \`make bench\` (scripts/bench.sh); every number is a guest
 instruction count (QEMU \`-icount shift=0\`: one guest nanosecond per
-instruction), so a re-run gives the same numbers.
+instruction), and a re-run gives the same report.
 
 $(versions)
 
@@ -165,7 +177,9 @@ $(target "function_graph tracer at most unpatched 6.1" \
 
 ## Macro: user space, function_graph tracer on every function
 
-Guest nanoseconds (instructions, user and kernel) per iteration.
+Guest instructions (user and kernel) per iteration, to three significant digits:
+with every function traced, these loops vary by up to about 0.05% from one run to
+the next (the micro counts above do not vary), so more digits would not repeat.
 
 | loop | 6.1 off | 6.1 graph | 6.1 slowdown | fgraph-multi off | fgraph-multi graph | fgraph-multi slowdown |
 |---|---:|---:|---:|---:|---:|---:|

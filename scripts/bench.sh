@@ -3,6 +3,10 @@
 # same config without the series' options), boot each on one vCPU under
 # QEMU -icount shift=0 (one guest nanosecond per instruction), run
 # bench/guest.sh there and write the report to bench/results/.
+# What makes a re-run give the same counts: icount for time, the RTC starting
+# at a fixed date and running on guest time (the random pool is seeded from
+# it), no address space randomization (norandmaps), and ftrace=nop, which
+# also skips the boot-time self tests.
 # Usage: bench.sh
 set -eu
 top=$(realpath "$(dirname "$0")/..")
@@ -44,8 +48,8 @@ run() {
 	bench_files "$obj"
 	scripts/initramfs.sh x86_64 "$src" "$obj"
 	log=build/logs/bench-$name.log
-	OBJ=$(realpath "$obj") LOG=$(realpath "$log") SMP=1 FGRAPH_APPEND="ftrace=nop" \
-		QEMU_EXTRA="-icount shift=0,align=off,sleep=off" \
+	OBJ=$(realpath "$obj") LOG=$(realpath "$log") SMP=1 FGRAPH_APPEND="ftrace=nop norandmaps" \
+		QEMU_EXTRA="-icount shift=0,align=off,sleep=off -rtc base=2020-01-01T00:00:00,clock=vm" \
 		scripts/boot.sh x86_64 bench "${BENCH_TIMEOUT:-1200}"
 	sed -n 's/^@@ bench //p' "$log" | tr -d '\r' > "$out/$name.txt"
 	[ -s "$out/$name.txt" ] || { echo "bench: no results in $log" >&2; exit 1; }
