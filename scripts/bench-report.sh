@@ -132,7 +132,9 @@ report() {
 
 Made by \`make bench\` (scripts/bench.sh); every number is a guest
 instruction count (QEMU \`-icount shift=0\`: one guest nanosecond per
-instruction), and a re-run gives the same report.
+instruction).  A re-run gives the same report; the raw lines it is made
+from (base.txt, patched.txt) may differ in their last digits, by far less
+than one instruction per call in the micro cases.
 
 $(versions)
 
