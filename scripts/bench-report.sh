@@ -202,9 +202,20 @@ $(cat "$top/bench/notes.md")
 EOF
 }
 
-bad=$(sanity)
+# Every case bench/guest.sh runs must have a line, if only "n/a".
+missing() {
+	for f in "$base" "$patched"; do
+		for c in loop function function_graph users-1 users-2 users-4 users-8 \
+			 users-16 users-4-accept-1 users-16-accept-1 reserve-8 reserve-64 \
+			 reserve-256 depth getppid-off getppid-graph forkexec-off forkexec-graph; do
+			grep -q "^$c " "$f" || echo "$f: no line for $c"
+		done
+	done
+}
+
+bad=$(missing; sanity)
 if [ -n "$bad" ]; then
-	echo "bench: callbacks missed calls or data:" >&2
+	echo "bench: results missing, or callbacks missed calls or data:" >&2
 	echo "$bad" >&2
 	exit 1
 fi
