@@ -10,13 +10,18 @@ TREE    := $(B)/linux
 ARCHES  ?= x86_64 i386
 S       := scripts
 
-.PHONY: all deps source tree export apply kernel initramfs run shell check bench clean help
+.PHONY: all deps source tree export apply kernel initramfs run shell check expect \
+	matrix lint bench clean help
 
 all: help
 
 help:
 	@echo "make run        build x86_64, boot it, show the function graph tracer"
-	@echo "make check      build and test both arches (boot tests, ftracetest, ours)"
+	@echo "make check      build and test both arches (boot tests, ftracetest, ours),"
+	@echo "                the configuration matrix and lint"
+	@echo "make expect     rewrite tests/manifest/ from the last make check, for review"
+	@echo "make matrix     build kernel/trace/ and arch/x86/kernel/ for config/matrix/*"
+	@echo "make lint       shellcheck the harness, checkpatch --strict the series"
 	@echo "make bench      instructions per hooked call, against unpatched 6.1 (bench/results/)"
 	@echo "make shell      boot x86_64 to an interactive busybox shell (ARCH=i386 too)"
 	@echo "make tree       unpack 6.1 into $(TREE) and apply patches/series"
@@ -38,7 +43,11 @@ export:
 apply:
 	@$(S)/apply.sh "$(KSRC)" patches
 
-ARCH ?= x86_64
+# The guest arch: x86_64 unless given on the command line (make shell
+# ARCH=i386); an ARCH in the environment (arm64, say) is not ours.
+ifneq ($(origin ARCH),command line)
+ARCH := x86_64
+endif
 
 kernel: tree
 	@$(S)/kernel.sh $(ARCH) $(TREE) $(B)/obj-$(ARCH)
@@ -57,6 +66,15 @@ shell:
 
 check: tree
 	@$(S)/check.sh $(ARCHES)
+
+expect:
+	@$(S)/expect.sh $(ARCHES)
+
+matrix: tree
+	@$(S)/matrix.sh
+
+lint: tree
+	@$(S)/lint.sh
 
 bench: tree
 	@$(S)/bench.sh

@@ -15,18 +15,29 @@ bench() {
 	fi
 }
 
-# tracer NAME FILTER: make NAME the current tracer, tracing FILTER (all if empty)
+# tracer NAME FILTER: make NAME the current tracer, tracing FILTER (all if
+# empty), on an empty buffer
 tracer() {
 	echo "$2" > $t/set_ftrace_filter
 	echo "$1" > $t/current_tracer
+	echo > $t/trace
+}
+
+# events CASE: "@@ bench CASE-events N", the events the tracer wrote since
+# the buffer was emptied (kept or overwritten)
+events() {
+	echo "@@ bench $1-events $(cat $t/per_cpu/cpu*/stats |
+		awk '/^entries:/ { n += $2 } /^overrun:/ { n += $2 } END { print n + 0 }')"
 }
 
 micro() {
 	bench loop "loop $calls"
 	tracer function fgraph_bench_target
 	bench function "loop $calls"
+	events function
 	tracer function_graph fgraph_bench_target
 	bench function_graph "loop $calls"
+	events function_graph
 	tracer nop ""
 	for k in 1 2 4 8 16; do
 		bench "users-$k" "users $calls $k $k 0"
@@ -44,6 +55,7 @@ macro() {
 	echo "@@ bench $1-off $(/bench/ubench $2)"
 	tracer function_graph ""
 	echo "@@ bench $1-graph $(/bench/ubench $2)"
+	events "$1-graph"
 	tracer nop ""
 }
 

@@ -40,11 +40,11 @@ bench_files() {
 	install -m 755 bench/guest.sh "$obj/bench/guest.sh"
 }
 
-# run NAME TREE OBJ BASELINE: build, boot, keep the "@@ bench" lines in
-# build/bench/NAME.txt
+# run NAME TREE OBJ BASELINE [EXTRA]: build (EXTRA: a last config
+# fragment), boot, keep the "@@ bench" lines in build/bench/NAME.txt
 run() {
 	name=$1 src=$2 obj=$3
-	FGRAPH_BASELINE=$4 scripts/kernel.sh x86_64 "$src" "$obj"
+	FGRAPH_BASELINE=$4 FGRAPH_EXTRA=${5:-} scripts/kernel.sh x86_64 "$src" "$obj"
 	bench_files "$obj"
 	scripts/initramfs.sh x86_64 "$src" "$obj"
 	log=build/logs/bench-$name.log
@@ -61,6 +61,8 @@ if [ "$only" != patched ]; then
 	base_tree
 	run base "$base" build/obj-base-x86_64 1
 fi
-[ "$only" = base ] || run patched "$tree" build/obj-x86_64 0
+# The patched kernel without make check's test-only injection points.
+[ "$only" = base ] || run patched "$tree" build/obj-bench-x86_64 0 \
+	"$top/config/bench-patched.config"
 [ -z "$only" ] || exit 0
 scripts/bench-report.sh "$out/base.txt" "$out/patched.txt" bench/results

@@ -6,14 +6,14 @@
 #   checks it with checklog.sh.
 #   Environment: OBJ (kernel build), SMP (QEMU -smp), FGRAPH_APPEND (kernel
 #   command line), QEMU_EXTRA (QEMU options), LOG (serial log path).
-set -eu
+set -eu -o pipefail
 arch=$1 jobs=$2 limit=${3:-600}
 top=$(realpath "$(dirname "$0")/..")
 obj=${OBJ:-$top/build/obj-$arch}
 logs=$top/build/logs
 case $arch in
-x86_64) qemu=qemu-system-x86_64 ;;
-i386) qemu=qemu-system-i386 ;;
+x86_64) qemu="qemu-system-x86_64" ;;
+i386) qemu="qemu-system-i386" ;;
 *) echo "boot: unknown arch $arch" >&2; exit 1 ;;
 esac
 
@@ -22,10 +22,11 @@ esac
 # then falls back to the HPET and the latency tests fail: tsc=reliable.
 # Without ACPI plain -smp 2 gives one CPU; two sockets give two.  Ftrace
 # patches live code, which froze multi-threaded TCG: run it single-threaded.
-cmd=("$qemu" -accel tcg,thread=single -smp "${SMP:-2,sockets=2}" -m 1024
+read -ra extra <<< "${QEMU_EXTRA:-}"
+cmd=("$qemu" -accel "tcg,thread=single" -smp "${SMP:-2,sockets=2}" -m 1024
 	-kernel "$obj/arch/x86/boot/bzImage" -initrd "$obj/initramfs.cpio.gz"
 	-append "console=ttyS0 panic=-1 tsc=reliable fgraph.jobs=$jobs ${FGRAPH_APPEND:-}"
-	-display none -no-reboot ${QEMU_EXTRA:-})
+	-display none -no-reboot "${extra[@]}")
 
 if [ "$jobs" = shell ]; then
 	exec "${cmd[@]}" -serial mon:stdio

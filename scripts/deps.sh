@@ -1,9 +1,11 @@
 #!/bin/bash
 # Install the Debian packages the harness needs, once; quiet when all are there.
-set -eu
+set -eu -o pipefail
 
 pkgs="build-essential gcc flex bison bc cpio xz-utils kmod libelf-dev libssl-dev
-      ccache qemu-system-x86 gnuplot-nox git patch perl python3 dpkg-dev"
+      ccache qemu-system-x86 gnuplot-nox git patch perl python3 dpkg-dev
+      shellcheck python3-ply python3-git
+      python3-docutils"
 
 missing=""
 for p in $pkgs; do

@@ -1,10 +1,14 @@
 #!/bin/bash
 # Write the build tree's commits after the base back to patches/ and rewrite
 # patches/series.  Usage: export.sh TREE PATCHDIR
-set -eu
+set -eu -o pipefail
 tree=$1 pdir=$2
 
 [ -d "$tree/.git" ] || { echo "export: no tree at $tree; run 'make tree'" >&2; exit 1; }
+if [ -d "$tree/.git/rebase-apply" ] || [ -d "$tree/.git/rebase-merge" ]; then
+	echo "export: a git am or rebase is in progress in $tree: finish or abort it first" >&2
+	exit 1
+fi
 if [ -n "$(git -C "$tree" status --porcelain --untracked-files=no)" ]; then
 	echo "export: $tree has uncommitted changes; commit them first" >&2
 	exit 1

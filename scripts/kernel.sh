@@ -2,11 +2,16 @@
 # Configure and build one kernel out of tree: tinyconfig plus our fragments,
 # with ccache; install its modules under OBJ/mods.
 # Usage: kernel.sh ARCH TREE OBJ
-set -eu
+#   Environment: FGRAPH_BASELINE=1 leaves out config/series.config (the
+#   unpatched kernel); FGRAPH_BISECT=1 lets the series' options be missing;
+#   FGRAPH_EXTRA=FRAGMENT is merged last and only its own options must
+#   survive, FGRAPH_TARGETS="dir/ ..." builds only those (config matrix).
+set -eu -o pipefail
 arch=$1 tree=$(realpath "$2") obj=$(realpath -m "$3")
 top=$(realpath "$(dirname "$0")/..")
 frags="$top/config/base.config $top/config/tracing.config $top/config/$arch.config"
 [ "${FGRAPH_BASELINE:-0}" = 1 ] || frags="$frags $top/config/series.config"
+extra=${FGRAPH_EXTRA:-}
 
 export CCACHE_DIR=${CCACHE_DIR:-$top/build/ccache}
 export CCACHE_BASEDIR=$top/build
@@ -19,7 +24,7 @@ kmake() {
 # Every option a fragment asks for must survive Kconfig.
 check_config() {
 	bad=0
-	for f in $frags; do
+	for f in ${extra:-$frags}; do
 		while IFS= read -r line; do
 			case "$line" in
 			CONFIG_*=*) want=$line ;;
@@ -40,11 +45,17 @@ check_config() {
 mkdir -p "$obj"
 kmake tinyconfig >/dev/null
 # shellcheck disable=SC2086
-(cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" .config $frags >/dev/null 2>&1)
+(cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" .config $frags $extra >/dev/null 2>&1)
 # Its "override" notes are expected: show them only if it fails.
 kmake olddefconfig > "$obj/olddefconfig.log" 2>&1 || { cat "$obj/olddefconfig.log" >&2; exit 1; }
 check_config
 
+if [ -n "${FGRAPH_TARGETS:-}" ]; then
+	echo "kernel: building $FGRAPH_TARGETS for $arch in $obj"
+	# shellcheck disable=SC2086
+	kmake -j"${JOBS:-$(nproc)}" $FGRAPH_TARGETS
+	exit
+fi
 echo "kernel: building $arch in $obj"
 kmake -j"${JOBS:-$(nproc)}"
 rm -rf "$obj/mods"

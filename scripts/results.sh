@@ -1,41 +1,73 @@
 #!/bin/bash
-# Read a guest log and print one line per test: "SUITE<TAB>RESULT<TAB>NAME".
-# Suites: boot (the kernel's boot-time tracer self tests), ftracetest (after
-# its in-guest rerun), and each of the project's own guest test suites.
+# Read a guest log and print one line per test:
+# "SUITE<TAB>RESULT<TAB>NAME[<TAB>NOTE]".
+# Suites: boot (the kernel's boot-time self tests, "Testing X: PASSED" or
+# ": OK": PASS, FAIL, or UNKNOWN when no verdict came), ftracetest (FLAKY when a test failed and
+# passed on its rerun), job (each guest job ended, and ftracetest's own
+# totals match the tests it reported), and each of the project's own guest
+# test suites.
 # Usage: results.sh LOG
-set -eu
-log=$1
+set -eu -o pipefail
+# Serial logs end lines with \r\n: read a clean copy.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+tr -d '\r' < "$1" > "$log"
 
 # "Testing X: ... PASSED" may span lines (the ops tests print progress).
 boot_tests() {
-	tr -d '\r' < "$log" | sed 's/^\[ *[0-9.]*\] //' | awk '
-		/^Run \/init/ { exit }
-		/^Testing [^:]*:/ { name = $0; sub(/^Testing /, "", name); sub(/:.*/, "", name) }
-		name != "" && /PASSED/ { print "boot\tPASS\t" name; name = "" }
-		name != "" && /FAILED/ { print "boot\tFAIL\t" name; name = "" }'
+	sed 's/^\[ *[0-9.]*\] //' "$log" | awk '
+		function unknown() { if (name != "") print "boot\tUNKNOWN\t" name "\tno PASSED or FAILED"; name = "" }
+		over { next }
+		/^Run \/init/ { unknown(); over = 1; next }
+		/(^|: )Testing [^:]*:/ { unknown(); name = $0; sub(/^.*Testing /, "", name); sub(/:.*/, "", name) }
+		name != "" && /PASSED|: OK$/ { print "boot\tPASS\t" name; name = "" }
+		name != "" && /FAILED|: NG$/ { print "boot\tFAIL\t" name; name = "" }
+		END { if (!over) unknown() }'
 }
 
 # "[12] (instance)  desc<TAB>[PASS]" -> "PASS<TAB>(instance) desc"
 ftrace_lines() {
-	tr -d '\r' < "$log" | grep -a "^@@ $1 " | sed "s/^@@ $1 //" | awk -F '\t' '
+	grep -a "^@@ $1 " "$log" | sed "s/^@@ $1 //" | awk -F '\t' '
 		{ r = $2; gsub(/[][]/, "", r); d = $1; sub(/^\[[0-9]+\] */, "", d);
-		  gsub(/  +/, " ", d); print r "\t" d }'
+		  gsub(/  +/, " ", d); print r "\t" d }' || true
 }
 
 ftracetest_tests() {
 	ftrace_lines ftracetest-rerun > "$log.rerun"
 	ftrace_lines ftracetest | awk -F '\t' -v rr="$log.rerun" '
 		BEGIN { while ((getline l < rr) > 0) { split(l, a, "\t"); re[a[2]] = a[1] } }
-		$1 != "PASS" && re[$2] == "PASS" { print "ftracetest\tPASS\t" $2 " (passed on rerun, first " $1 ")"; next }
+		$1 != "PASS" && re[$2] == "PASS" { print "ftracetest\tFLAKY\t" $2 "\t" $1 " first, PASS on the rerun"; next }
 		{ print "ftracetest\t" $1 "\t" $2 }'
 	rm -f "$log.rerun"
 }
 
+# Each job must end; ftracetest's totals must count the tests it listed.
+job_checks() {
+	local job listed total
+	for job in $(sed -n 's/^@@ begin //p' "$log"); do
+		if grep -aq "^@@ end $job rc=" "$log"; then
+			echo -e "job\tPASS\t$job ended"
+		else
+			echo -e "job\tFAIL\t$job ended\tno @@ end line"
+		fi
+	done
+	grep -aq '^@@ begin ftracetest' "$log" || return 0
+	listed=$(ftrace_lines ftracetest | grep -c . || true)
+	total=$(sed -n '/^@@ begin ftracetest/,/^@@ end ftracetest/p' "$log" |
+		sed -n 's/^# of [a-z() ]*: *\([0-9]*\)$/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+	if [ "$listed" -gt 0 ] && [ "$listed" = "$total" ]; then
+		echo -e "job\tPASS\tftracetest totals"
+	else
+		echo -e "job\tFAIL\tftracetest totals\tftracetest counted $total tests, listed $listed"
+	fi
+}
+
 own_tests() {
-	tr -d '\r' < "$log" | grep -a '^@@ test ' | awk '{ s = $3; r = $4; $1 = $2 = $3 = $4 = "";
-		sub(/^ +/, ""); print s "\t" r "\t" $0 }'
+	grep -a '^@@ test ' "$log" | awk '{ s = $3; r = $4; $1 = $2 = $3 = $4 = "";
+		sub(/^ +/, ""); print s "\t" r "\t" $0 }' || true
 }
 
 boot_tests
 ftracetest_tests
+job_checks
 own_tests

@@ -25,7 +25,9 @@ refuse() {
 }
 
 check_exported() {
-	[ -d "$tree/.git/rebase-apply" ] && refuse "a git am or rebase is in progress"
+	if [ -d "$tree/.git/rebase-apply" ] || [ -d "$tree/.git/rebase-merge" ]; then
+		refuse "a git am or rebase is in progress (finish it or abort it)"
+	fi
 	if [ -n "$(git -C "$tree" status --porcelain --untracked-files=no)" ]; then
 		refuse "has uncommitted changes"
 	fi
