@@ -11,7 +11,7 @@ ARCHES  ?= x86_64 i386
 S       := scripts
 
 .PHONY: all deps source tree export apply kernel initramfs run shell check expect \
-	matrix lint bench clean help
+	debug stress matrix lint bench clean help
 
 all: help
 
@@ -20,6 +20,9 @@ help:
 	@echo "make check      build and test both arches (boot tests, ftracetest, ours),"
 	@echo "                the configuration matrix and lint"
 	@echo "make expect     rewrite tests/manifest/ from the last make check, for review"
+	@echo "make debug      the debug kernel alone (KASAN, lockdep, kmemleak): boot"
+	@echo "                tests, ftracetest test.d/ftrace/, ours, stress, leak scan"
+	@echo "make stress DURATION=600   the stress run alone on the debug kernel"
 	@echo "make matrix     build kernel/trace/ and arch/x86/kernel/ for config/matrix/*"
 	@echo "make lint       shellcheck the harness, checkpatch --strict the series"
 	@echo "make bench      instructions per hooked call, against unpatched 6.1 (bench/results/)"
@@ -68,7 +71,14 @@ check: tree
 	@$(S)/check.sh $(ARCHES)
 
 expect:
-	@$(S)/expect.sh $(ARCHES)
+	@$(S)/expect.sh $(ARCHES) x86_64-debug
+
+debug: tree
+	@$(S)/debug.sh check
+
+DURATION ?= 120
+stress: tree
+	@$(S)/debug.sh stress $(DURATION)
 
 matrix: tree
 	@$(S)/matrix.sh

@@ -5,7 +5,8 @@
 #   interactive.  Anything else writes the serial log to build/logs/ and then
 #   checks it with checklog.sh.
 #   Environment: OBJ (kernel build), SMP (QEMU -smp), FGRAPH_APPEND (kernel
-#   command line), QEMU_EXTRA (QEMU options), LOG (serial log path).
+#   command line), QEMU_EXTRA (QEMU options), LOG (serial log path), MEM
+#   (guest MiB, 1024).
 set -eu -o pipefail
 arch=$1 jobs=$2 limit=${3:-600}
 top=$(realpath "$(dirname "$0")/..")
@@ -23,7 +24,7 @@ esac
 # Without ACPI plain -smp 2 gives one CPU; two sockets give two.  Ftrace
 # patches live code, which froze multi-threaded TCG: run it single-threaded.
 read -ra extra <<< "${QEMU_EXTRA:-}"
-cmd=("$qemu" -accel "tcg,thread=single" -smp "${SMP:-2,sockets=2}" -m 1024
+cmd=("$qemu" -accel "tcg,thread=single" -smp "${SMP:-2,sockets=2}" -m "${MEM:-1024}"
 	-kernel "$obj/arch/x86/boot/bzImage" -initrd "$obj/initramfs.cpio.gz"
 	-append "console=ttyS0 panic=-1 tsc=reliable fgraph.jobs=$jobs ${FGRAPH_APPEND:-}"
 	-display none -no-reboot "${extra[@]}")
@@ -44,4 +45,4 @@ echo "boot: $arch finished in $(( $(date +%s) - start ))s"
 if [ $rc -eq 124 ]; then
 	echo "TIMEOUT after ${limit}s" >> "$log"
 fi
-exec "$top/scripts/checklog.sh" "$log"
+exec "$top/scripts/checklog.sh" "$log" "$obj"

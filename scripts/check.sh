@@ -1,11 +1,14 @@
 #!/bin/bash
 # make check: for each arch, build, boot and judge every test against
 # tests/manifest/ARCH.txt (boot-time self tests, ftracetest, the guest
-# jobs, our guest tests); then the configuration build matrix and lint.
+# jobs, our guest tests); then the configuration build matrix, lint and
+# the debug kernel (scripts/debug.sh: KASAN, lockdep, kmemleak, a stress
+# run).
 # Prints the failures and a summary per suite, then
 # "N passed, N failed, N flaky" and, last, "N passed, N failed".
 # Writes build/results/ARCH.ktap, matrix.ktap, lint.ktap, summary.json.
-# Usage: check.sh ARCH...   (CHECK_SKIP="matrix lint" skips those)
+# Usage: check.sh ARCH...   (CHECK_SKIP="debug matrix lint" skips those;
+# CHECK_DEBUG=stress runs only the debug kernel's stress run and leak scan)
 set -eu -o pipefail
 top=$(realpath "$(dirname "$0")/..")
 cd "$top"
@@ -13,7 +16,7 @@ logs=build/logs results=build/results
 mkdir -p "$logs" "$results"
 report=$logs/check.log
 : > "$report"
-rm -f "$results"/*.ktap "$results"/*.tsv
+rm -f "$results"/*.ktap "$results"/*.tsv "$results"/*.verdicts
 total_pass=0 total_fail=0 total_flaky=0
 
 count() {
@@ -54,11 +57,12 @@ check_arch() {
 	finish "$results/$arch.verdicts"
 }
 
-# Show a verdict file's failures, flakes and summaries; add it up.
+# Show a verdict file's failures (with the log excerpts checklog.sh quotes),
+# flakes and summaries; add it up.
 finish() { # file
 	cat "$1" >> "$report"
-	grep -E '^FAIL|FLAKY' "$1" || true
-	grep '^== ' "$1" | sort
+	grep -aE '^FAIL|FLAKY|^SKIP|^checklog:|^    ' "$1" || true
+	{ grep '^== ' "$1" || true; } | sort
 	count_summaries "$1"
 }
 
@@ -73,6 +77,29 @@ case " ${CHECK_SKIP:-} " in *" lint "*) ;; *)
 	scripts/lint.sh > "$results/lint.verdicts" 2>&1 || true
 	finish "$results/lint.verdicts" ;;
 esac
+# The debug kernel last: CI (CHECK_DEBUG=stress CHECK_DEBUG_AFTER=2700)
+# runs only its boot self tests, stress run and leak scan, and only if the
+# rest took less than that many seconds.
+debug_run() {
+	local mode=${CHECK_DEBUG:-check} took=$SECONDS v=$results/x86_64-debug.verdicts
+	if [ -n "${CHECK_DEBUG_AFTER:-}" ] && [ "$took" -gt "$CHECK_DEBUG_AFTER" ]; then
+		{
+			echo "SKIP x86_64-debug: not run, the rest took ${took}s (CHECK_DEBUG_AFTER=$CHECK_DEBUG_AFTER)"
+			echo "ok   x86_64-debug UNSUPPORTED debug:kernel (expected: skipped for time, see make debug)"
+			echo "== debug x86_64-debug: 0 passed, 0 failed, 0 flaky"
+		} > "$v"
+	elif [ "$mode" = stress ]; then
+		scripts/debug.sh stress "${STRESS_SECONDS:-120}" > "$v" 2>&1 || true
+	else
+		scripts/debug.sh check > "$v" 2>&1 || true
+	fi
+	grep -q '^== ' "$v" || {
+		echo "FAIL x86_64-debug: debug.sh gave no verdicts (see $v)"
+		echo "== debug x86_64-debug: 0 passed, 1 failed, 0 flaky"
+	} >> "$v"
+	finish "$v"
+}
+case " ${CHECK_SKIP:-} " in *" debug "*) ;; *) debug_run ;; esac
 scripts/report.sh "$results"
 echo "(every verdict: $report; KTAP and JSON: $results/)"
 echo "$total_pass passed, $total_fail failed, $total_flaky flaky"
