@@ -15,7 +15,7 @@ bad=$bad'KASAN|UBSAN|ftrace failed|ftrace faulted|FAILED!|\[FAILED\]|'
 bad=$bad'Testing .*: .*FAILED|Call Trace:|'
 bad=$bad'rcu: INFO:|detected stalls|INFO: task .* blocked for more than|soft lockup|'
 bad=$bad'suspected memory leaks|kmemleak: Cannot allocate|leak detector disabled|'
-bad=$bad'list_(add|del) corruption'
+bad=$bad'list_(add|del) corruption|fgraph: (could not|keeping|no CPU hotplug)'
 export bad
 
 # A report runs from its "cut here" line to "---[ end trace"; from its

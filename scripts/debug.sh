@@ -50,8 +50,10 @@ case $secs in
 '' | *[!0-9]*) echo "debug.sh: the stress run's seconds must be a number, not '$secs'" >&2; exit 2 ;;
 esac
 limit=$((base + secs))
-# A hung task or a soft lockup ends the run at once rather than at the timeout.
-append="$append hung_task_panic=1 softlockup_panic=1"
+# A hung task or a soft lockup ends the run at once rather than at the
+# timeout; switching every function on and off under KASAN takes minutes,
+# and a task waiting for ftrace_lock meanwhile is not hung.
+append="$append hung_task_panic=1 softlockup_panic=1 sysctl.kernel.hung_task_timeout_secs=300"
 
 judge() {
 	if ! build > "$logs/$name-build.log" 2>&1; then
