@@ -18,7 +18,7 @@ verdict() { # ok|FAIL text
 	if [ "$1" = ok ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 }
 
-shell_files=(scripts/*.sh .ci/run guest/init bench/*.sh tests/guest/*/*)
+shell_files=(scripts/*.sh .ci/run guest/* bench/*.sh tests/guest/*/*)
 if out=$(shellcheck -S warning "${shell_files[@]}" 2>&1); then
 	verdict ok "shellcheck: ${#shell_files[@]} files clean"
 else
