@@ -88,15 +88,19 @@ debug_run() {
 			echo "ok   x86_64-debug UNSUPPORTED debug:kernel (expected: skipped for time, see make debug)"
 			echo "== debug x86_64-debug: 0 passed, 0 failed, 0 flaky"
 		} > "$v"
-	elif [ "$mode" = stress ]; then
-		scripts/debug.sh stress "${STRESS_SECONDS:-120}" > "$v" 2>&1 || true
 	else
-		scripts/debug.sh check > "$v" 2>&1 || true
+		local rc=0
+		if [ "$mode" = stress ]; then
+			scripts/debug.sh stress "${STRESS_SECONDS:-120}" > "$v" 2>&1 || rc=$?
+		else
+			scripts/debug.sh check > "$v" 2>&1 || rc=$?
+		fi
+		# debug.sh failed, yet printed no failure: say so
+		if ! grep -q '^== ' "$v" || { [ $rc -ne 0 ] && ! grep -q '^FAIL' "$v"; }; then
+			echo "FAIL x86_64-debug: debug.sh ended with status $rc (see $v)"
+			echo "== debug x86_64-debug: 0 passed, 1 failed, 0 flaky"
+		fi >> "$v"
 	fi
-	grep -q '^== ' "$v" || {
-		echo "FAIL x86_64-debug: debug.sh gave no verdicts (see $v)"
-		echo "== debug x86_64-debug: 0 passed, 1 failed, 0 flaky"
-	} >> "$v"
 	finish "$v"
 }
 case " ${CHECK_SKIP:-} " in *" debug "*) ;; *) debug_run ;; esac
