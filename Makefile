@@ -11,7 +11,7 @@ ARCHES  ?= x86_64 i386
 S       := scripts
 
 .PHONY: all deps source tree export apply kernel initramfs run shell check expect \
-	debug stress matrix lint bench clean help
+	debug stress matrix series lint bench clean help
 
 all: help
 
@@ -24,6 +24,8 @@ help:
 	@echo "                tests, ftracetest test.d/ftrace/, ours, stress, leak scan"
 	@echo "make stress DURATION=600   the stress run alone on the debug kernel"
 	@echo "make matrix     build kernel/trace/ and arch/x86/kernel/ for config/matrix/*"
+	@echo "make series     build every patch of the series on its own, both arches"
+	@echo "                (SERIES_FULL=1: whole kernels, not only the changed dirs)"
 	@echo "make lint       shellcheck the harness, checkpatch --strict the series"
 	@echo "make bench      instructions per hooked call, against unpatched 6.1 (bench/results/)"
 	@echo "make shell      boot x86_64 to an interactive busybox shell (ARCH=i386 too)"
@@ -82,6 +84,9 @@ stress: tree
 
 matrix: tree
 	@$(S)/matrix.sh
+
+series: tree
+	@$(S)/series-build.sh $(TREE) $(ARCHES)
 
 lint: tree
 	@$(S)/lint.sh
