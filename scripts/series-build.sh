@@ -5,7 +5,8 @@
 # Usage: series-build.sh TREE [ARCH...]
 #   Environment: SERIES_FULL=1 builds whole kernels; by default only
 #   kernel/trace/, arch/x86/kernel/, lib/ and samples/, where the series
-#   changes code (a minute or two per patch and arch).
+#   changes code (a minute or two per patch and arch); SERIES_FROM=N starts
+#   at the Nth patch.
 set -eu -o pipefail
 tree=$1
 shift
@@ -28,6 +29,7 @@ for arch in $arches; do
 	n=0
 	for c in "${commits[@]}"; do
 		n=$((n + 1))
+		[ "$n" -ge "${SERIES_FROM:-1}" ] || continue
 		subject=$(git -C "$tree" log -1 --format=%s "$c")
 		git -C "$tree" checkout -q --detach "$c"
 		log=$top/build/logs/series-$arch-$(printf %02d $n).log
