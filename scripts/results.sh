@@ -32,13 +32,22 @@ ftrace_lines() {
 		  gsub(/  +/, " ", d); print r "\t" d }' || true
 }
 
+# "@@ why [12] (instance)  desc<TAB>reason" -> "desc<TAB>reason"
+ftrace_why() {
+	grep -a "^@@ why " "$log" | sed 's/^@@ why //' | awk -F '\t' '
+		{ d = $1; sub(/^\[[0-9]+\] */, "", d); gsub(/  +/, " ", d); print d "\t" $2 }' || true
+}
+
 ftracetest_tests() {
 	ftrace_lines ftracetest-rerun > "$log.rerun"
-	ftrace_lines ftracetest | awk -F '\t' -v rr="$log.rerun" '
-		BEGIN { while ((getline l < rr) > 0) { split(l, a, "\t"); re[a[2]] = a[1] } }
-		$1 != "PASS" && re[$2] == "PASS" { print "ftracetest\tFLAKY\t" $2 "\t" $1 " first, PASS on the rerun"; next }
+	ftrace_why > "$log.why"
+	ftrace_lines ftracetest | awk -F '\t' -v rr="$log.rerun" -v wf="$log.why" '
+		BEGIN { while ((getline l < rr) > 0) { split(l, a, "\t"); re[a[2]] = a[1] }
+			while ((getline l < wf) > 0) { split(l, a, "\t"); why[a[1]] = ": " a[2] } }
+		$1 != "PASS" && re[$2] == "PASS" { print "ftracetest\tFLAKY\t" $2 "\t" $1 " first" why[$2] ", PASS on the rerun"; next }
+		$1 != "PASS" && ($2 in why) { print "ftracetest\t" $1 "\t" $2 "\t" substr(why[$2], 3); next }
 		{ print "ftracetest\t" $1 "\t" $2 }'
-	rm -f "$log.rerun"
+	rm -f "$log.rerun" "$log.why"
 }
 
 # Each job must end; ftracetest's totals must count the tests it listed.
