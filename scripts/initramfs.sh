@@ -1,7 +1,7 @@
 #!/bin/bash
 # Make the guest's initramfs: Debian's static busybox for the arch, chrt,
-# nice and sleep with their libc, the kernel's modules, ftracetest, our tests,
-# the benchmark if OBJ/bench holds it, and init.
+# nice, sleep and trace-cmd with their libraries, the kernel's modules,
+# ftracetest, our tests, the benchmark if OBJ/bench holds it, and init.
 # Usage: initramfs.sh ARCH TREE OBJ
 set -eu
 arch=$1 tree=$(realpath "$2") obj=$(realpath "$3")
@@ -13,18 +13,26 @@ i386) debarch=i386 ;;
 esac
 debs=$top/build/dl/debs-$debarch
 root=$obj/root
+tracecmd_pkgs="trace-cmd libtracefs1 libtraceevent1 libtraceevent1-plugin libzstd1"
+pkgs="busybox-static util-linux coreutils libc6 $tracecmd_pkgs"
+
+have_debs() {
+	for p in $pkgs; do
+		ls "$debs/${p}"_*.deb >/dev/null 2>&1 || return 1
+	done
+}
 
 fetch_debs() {
 	mkdir -p "$debs"
-	ls "$debs"/busybox-static_*.deb "$debs"/util-linux_*.deb "$debs"/coreutils_*.deb \
-		"$debs"/libc6_*.deb >/dev/null 2>&1 && return 0
+	have_debs && return 0
 	if ! dpkg --print-foreign-architectures | grep -qx "$debarch" &&
 	   [ "$(dpkg --print-architecture)" != "$debarch" ]; then
 		dpkg --add-architecture "$debarch"
 	fi
 	apt-get update -q >/dev/null 2>&1 || echo "initramfs: apt-get update had errors; using the package lists it has" >&2
-	(cd "$debs" && apt-get download -q "busybox-static:$debarch" "util-linux:$debarch" \
-		"coreutils:$debarch" "libc6:$debarch" >/dev/null 2>&1)
+	# shellcheck disable=SC2046
+	(cd "$debs" && apt-get download -q $(for p in $pkgs; do echo "$p:$debarch"; done) \
+		>/dev/null 2>&1)
 }
 
 # Put the dynamic loader and libc of the arch where the binaries look.
@@ -47,6 +55,21 @@ install_tool() {
 	rm -rf "$x"
 }
 
+# trace-cmd, its libraries and its event plugins, where the loader looks.
+install_trace_cmd() {
+	x=$(mktemp -d)
+	for p in $tracecmd_pkgs; do
+		dpkg-deb -x "$debs/${p}"_*.deb "$x"
+	done
+	install -m 755 "$x/usr/bin/trace-cmd" "$root/usr/bin/trace-cmd"
+	(cd "$x" && find . -path '*/lib/*' \( -name '*.so*' \) -print) |
+		while read -r f; do
+			mkdir -p "$root/$(dirname "$f")"
+			cp -a "$x/$f" "$root/$f"
+		done
+	rm -rf "$x"
+}
+
 fetch_debs
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,root,lib}
@@ -60,6 +83,7 @@ install_tool util-linux usr/bin/chrt
 install_tool coreutils usr/bin/nice
 # busybox's i386 sleep returns at once here; the tests need one that sleeps.
 install_tool coreutils bin/sleep
+install_trace_cmd
 
 cp -a "$obj/mods/lib/modules" "$root/lib/"
 mkdir -p "$root/ftrace"
