@@ -1,6 +1,6 @@
 #!/bin/bash
 # Make the guest's initramfs: Debian's static busybox for the arch, chrt,
-# nice, sleep and trace-cmd with their libraries, the kernel's modules,
+# nice, sleep, trace-cmd and perf with their libraries, the kernel's modules,
 # ftracetest, our tests, the benchmark if OBJ/bench holds it, and init.
 # Usage: initramfs.sh ARCH TREE OBJ
 set -eu
@@ -14,7 +14,11 @@ esac
 debs=$top/build/dl/debs-$debarch
 root=$obj/root
 tracecmd_pkgs="trace-cmd libtracefs1 libtraceevent1 libtraceevent1-plugin libzstd1"
-pkgs="busybox-static util-linux coreutils libc6 $tracecmd_pkgs"
+perf_pkgs="linux-perf libaudit1 libcap-ng0 libbabeltrace1 libbz2-1.0 libcap2
+libcrypt1 libdw1 libelf1 libexpat1 libgcc-s1 libglib2.0-0 liblzma5 libnuma1
+libopencsd1 libpcre2-8-0 libperl5.36 libpython3.11 libslang2 libstdc++6
+libunwind8 libuuid1 libzstd1 zlib1g"
+pkgs="busybox-static util-linux coreutils libc6 $tracecmd_pkgs $perf_pkgs"
 
 have_debs() {
 	for p in $pkgs; do
@@ -70,6 +74,34 @@ install_trace_cmd() {
 	rm -rf "$x"
 }
 
+# perf and the libraries it loads: the closure of its NEEDED entries, not
+# every library of its packages (perl's and python's modules stay out).
+install_perf() {
+	local x f n p queue seen=" "
+	x=$(mktemp -d)
+	for p in libc6 $perf_pkgs; do
+		dpkg-deb -x "$debs/${p}"_*.deb "$x"
+	done
+	install -m 755 "$x/usr/bin/perf" "$root/usr/bin/perf"
+	queue=(usr/bin/perf)
+	while [ ${#queue[@]} -gt 0 ]; do
+		f=${queue[0]} queue=("${queue[@]:1}")
+		for n in $(readelf -d "$x/$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+			case $seen in *" $n "*) continue ;; esac
+			seen+="$n "
+			p=$(cd "$x" && find . -path '*/lib*/*' -name "$n" -print -quit)
+			if [ -z "$p" ]; then
+				echo "initramfs: perf needs $n, which no package has" >&2
+				exit 1
+			fi
+			mkdir -p "$root/$(dirname "$p")"
+			cp -L "$x/$p" "$root/$p"
+			queue+=("$p")
+		done
+	done
+	rm -rf "$x"
+}
+
 fetch_debs
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,root,lib}
@@ -84,6 +116,7 @@ install_tool coreutils usr/bin/nice
 # busybox's i386 sleep returns at once here; the tests need one that sleeps.
 install_tool coreutils bin/sleep
 install_trace_cmd
+install_perf
 
 cp -a "$obj/mods/lib/modules" "$root/lib/"
 mkdir -p "$root/ftrace"
