@@ -7,8 +7,8 @@ set -eu
 arch=$1 tree=$(realpath "$2") obj=$(realpath "$3")
 top=$(realpath "$(dirname "$0")/..")
 case $arch in
-x86_64) debarch=amd64 ;;
-i386) debarch=i386 ;;
+x86_64) debarch=amd64 triplet=x86_64-linux-gnu ;;
+i386) debarch=i386 triplet=i386-linux-gnu ;;
 *) echo "initramfs: unknown arch $arch" >&2; exit 1 ;;
 esac
 debs=$top/build/dl/debs-$debarch
@@ -76,8 +76,10 @@ install_trace_cmd() {
 
 # perf and the libraries it loads: the closure of its NEEDED entries, not
 # every library of its packages (perl's and python's modules stay out).
+# Looked for in the arch's library directories only; the loader is
+# install_libc's.
 install_perf() {
-	local x f n p queue seen=" "
+	local x f n p needed queue seen=" "
 	x=$(mktemp -d)
 	for p in libc6 $perf_pkgs; do
 		dpkg-deb -x "$debs/${p}"_*.deb "$x"
@@ -86,16 +88,19 @@ install_perf() {
 	queue=(usr/bin/perf)
 	while [ ${#queue[@]} -gt 0 ]; do
 		f=${queue[0]} queue=("${queue[@]:1}")
-		for n in $(readelf -d "$x/$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+		needed=$(readelf -d "$x/$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+		for n in $needed; do
 			case $seen in *" $n "*) continue ;; esac
 			seen+="$n "
-			p=$(cd "$x" && find . -path '*/lib*/*' -name "$n" -print -quit)
+			case $n in ld-linux*) continue ;; esac
+			p=$(cd "$x" && find "lib/$triplet" "usr/lib/$triplet" -name "$n" -print -quit)
 			if [ -z "$p" ]; then
 				echo "initramfs: perf needs $n, which no package has" >&2
+				rm -rf "$x"
 				exit 1
 			fi
 			mkdir -p "$root/$(dirname "$p")"
-			cp -L "$x/$p" "$root/$p"
+			cp -L --remove-destination "$x/$p" "$root/$p"
 			queue+=("$p")
 		done
 	done
