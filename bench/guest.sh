@@ -30,6 +30,21 @@ events() {
 		awk '/^entries:/ { n += $2 } /^overrun:/ { n += $2 } END { print n + 0 }')"
 }
 
+# graph_opts CASE OPTION...: the filtered function_graph case with the
+# tracer's OPTIONs on ("n/a" where the kernel has not got them)
+graph_opts() {
+	c=$1
+	shift
+	for o in "$@"; do
+		[ -f $t/options/$o ] || { echo "@@ bench $c n/a"; return; }
+	done
+	for o in "$@"; do echo 1 > $t/options/$o; done
+	tracer function_graph fgraph_bench_target
+	bench "$c" "loop $calls"
+	events "$c"
+	for o in "$@"; do echo 0 > $t/options/$o; done
+}
+
 micro() {
 	bench loop "loop $calls"
 	tracer function fgraph_bench_target
@@ -38,6 +53,10 @@ micro() {
 	tracer function_graph fgraph_bench_target
 	bench function_graph "loop $calls"
 	events function_graph
+	graph_opts function_graph-retval funcgraph-retval
+	graph_opts function_graph-args funcgraph-args
+	graph_opts function_graph-retaddr funcgraph-retaddr
+	graph_opts function_graph-all funcgraph-args funcgraph-retaddr funcgraph-retval
 	tracer nop ""
 	for k in 1 2 4 8 16; do
 		bench "users-$k" "users $calls $k $k 0"

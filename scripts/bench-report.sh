@@ -160,6 +160,10 @@ $(micro_row reserve-8 "1 user, 8 bytes per call")
 $(micro_row reserve-64 "1 user, 64 bytes per call")
 $(micro_row reserve-256 "1 user, 256 bytes per call")
 $(micro_row function_graph "function_graph tracer (tracefs, filtered)")
+$(micro_row function_graph-retval "function_graph tracer, funcgraph-retval")
+$(micro_row function_graph-args "function_graph tracer, funcgraph-args")
+$(micro_row function_graph-retaddr "function_graph tracer, funcgraph-retaddr")
+$(micro_row function_graph-all "function_graph tracer, all three")
 
 Per added accepting user: $(awk -v a="$p1" -v b="$p16" 'BEGIN { printf "%.1f", (b - a) / 15 }')
 instructions ((16 users - 1 user) / 15).
@@ -208,13 +212,16 @@ EOF
 missing() {
 	local f c v
 	for f in "$base" "$patched"; do
-		for c in loop function function_graph users-1 users-2 users-4 users-8 \
+		for c in loop function function_graph function_graph-retval \
+			 function_graph-args function_graph-retaddr function_graph-all \
+			 users-1 users-2 users-4 users-8 \
 			 users-16 users-4-accept-1 users-16-accept-1 reserve-8 reserve-64 \
 			 reserve-256 depth getppid-off getppid-graph forkexec-off forkexec-graph; do
 			v=$(awk -v c="$c" '$1 == c { print $2 == "" ? "empty" : $2; exit }' "$f")
 			case "$f:$c:$v" in
 			*::) echo "$f: no line for $c" ;;
 			"$base":users-[2-9]*:n/a | "$base":users-1[0-9]*:n/a | "$base":reserve-*:n/a) ;;
+			"$base":function_graph-*:n/a) ;;
 			*:n/a | *:empty) echo "$f: $c was not measured ($v)" ;;
 			esac
 		done
