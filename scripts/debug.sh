@@ -6,8 +6,9 @@
 #                      guest tests, a stress run of STRESS_SECONDS (120) and
 #                      a kmemleak scan, judged against
 #                      tests/manifest/x86_64-debug.txt
-#   debug.sh stress S  the boot self tests, a stress run of S seconds and
-#                      the kmemleak scan (make stress)
+#   debug.sh stress S  the boot self tests, the BTF output test (only this
+#                      kernel has BTF), a stress run of S seconds and the
+#                      kmemleak scan (make stress, and CI)
 # Prints verdicts and "== SUITE x86_64-debug: ..." summaries as check.sh
 # reads them; a splat is printed decoded.  DEBUG_TIMEOUT: the guest's limit
 # in seconds (default: 2400, for stress 900, plus the stress run).
@@ -24,8 +25,9 @@ build() {
 }
 
 # The manifest's lines for the tests a stress run has.
+btf_test='ftrace - function_graph arguments and return values by their BTF types'
 stress_manifest() {
-	grep -P '^[A-Z]+\t(boot:|job:(stress|kmemleak) |stress:|kmemleak:)' \
+	grep -P "^[A-Z]+\t(boot:|job:(stress|kmemleak|ftracetest) |stress:|kmemleak:|ftracetest:$btf_test)" \
 		tests/manifest/$name.txt
 }
 
@@ -39,8 +41,8 @@ check)
 stress)
 	secs=${2:-}
 	base=900
-	jobs=stress,kmemleak
-	append="fgraph.stress=$secs"
+	jobs=ftracetest,stress,kmemleak
+	append="fgraph.ft=test.d/ftrace/fgraph-args-btf.tc fgraph.stress=$secs"
 	manifest=$(mktemp)
 	trap 'rm -f "$manifest"' EXIT
 	stress_manifest > "$manifest" ;;
