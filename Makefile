@@ -11,7 +11,7 @@ ARCHES  ?= x86_64 i386
 S       := scripts
 
 .PHONY: all deps source tree export apply kernel initramfs run shell check expect \
-	debug stress matrix series lint bench clean help
+	debug stress matrix series lint bench bench-profile clean help
 
 all: help
 
@@ -28,6 +28,8 @@ help:
 	@echo "                (SERIES_FULL=1: whole kernels, not only the changed dirs)"
 	@echo "make lint       shellcheck the harness, checkpatch --strict the series"
 	@echo "make bench      instructions per hooked call, against unpatched 6.1 (bench/results/)"
+	@echo "make bench-profile KERNEL=base|patched CASE=function_graph|users-N"
+	@echo "                one such call's instructions by function (after make bench)"
 	@echo "make shell      boot x86_64 to an interactive busybox shell (ARCH=i386 too)"
 	@echo "make tree       unpack 6.1 into $(TREE) and apply patches/series"
 	@echo "make export     write $(TREE)'s commits back to patches/"
@@ -93,6 +95,9 @@ lint: tree
 
 bench: tree
 	@$(S)/bench.sh
+
+bench-profile:
+	@$(S)/bench-profile.sh $(or $(KERNEL),patched) $(or $(CASE),function_graph)
 
 clean:
 	rm -rf $(B)/obj-* $(B)/logs $(B)/bench

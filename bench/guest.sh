@@ -78,7 +78,24 @@ macro() {
 	tracer nop ""
 }
 
+# profile CASE: set CASE up and call the target until the host's debugger
+# (make bench-profile) has stepped through one call and stops the guest.
+profile() {
+	case $1 in
+	function_graph) tracer function_graph fgraph_bench_target; cmd="loop 1000000000" ;;
+	users-*) cmd="users 1000000000 ${1#users-} ${1#users-} 0" ;;
+	*) echo "@@ bench profile: unknown case $1"; return 1 ;;
+	esac
+	echo "@@ bench profile ready"
+	echo "$cmd" > $run
+}
+
 insmod /bench/fgraph_bench.ko
+for w in $(cat /proc/cmdline); do
+	case $w in
+	fgraph.profile=*) profile "${w#fgraph.profile=}"; exit ;;
+	esac
+done
 micro
 macro getppid "getppid ${BENCH_SYSCALLS:-2000}"
 macro forkexec "forkexec ${BENCH_FORKS:-20}"

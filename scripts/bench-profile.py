@@ -1,0 +1,61 @@
+# gdb script of bench-profile.sh: attach to the guest, wait for the first
+# hooked call (prepare_ftrace_return() names the traced function), stop at
+# the function's next call and step through it until it returns to its
+# caller.  Prints each function's instruction count in the order first run.
+import bisect
+import os
+
+import gdb
+
+addrs, names = [], []
+with open(os.environ["SYMS"]) as f:
+    for line in f:
+        a, n = line.split()
+        addrs.append(int(a, 16))
+        names.append(n)
+
+
+def name_of(pc):
+    i = bisect.bisect_right(addrs, pc) - 1
+    # Module code and ftrace's trampolines lie outside the kernel's text.
+    if i < 0 or pc >= addrs[-1]:
+        return "[module or trampoline]"
+    return names[i]
+
+
+def run(cmd):
+    return gdb.execute(cmd, to_string=True)
+
+
+def reg(r):
+    return int(gdb.parse_and_eval("(unsigned long)$" + r))
+
+
+run("set pagination off")
+run("target remote 127.0.0.1:" + os.environ["PORT"])
+run("hbreak prepare_ftrace_return")
+run("continue")
+func = reg("rdi")
+run("delete")
+run("hbreak *%#x" % func)
+run("continue")
+run("delete")
+ret = int(gdb.parse_and_eval("*(unsigned long *)$rsp"))
+
+counts, order = {}, []
+steps = 0
+while steps < 200000:
+    pc = reg("pc")
+    if pc == ret:
+        break
+    n = name_of(pc)
+    if n not in counts:
+        counts[n] = 0
+        order.append(n)
+    counts[n] += 1
+    run("stepi")
+    steps += 1
+for n in order:
+    print("%6d %s" % (counts[n], n))
+print("%6d total (from %s to its return)" % (steps, name_of(func)))
+run("kill")

@@ -1,0 +1,44 @@
+#!/bin/bash
+# make bench-profile: where one hooked call's instructions go, function by
+# function.  Boots a kernel make bench built (base: unpatched 6.1, patched:
+# the series) with QEMU's gdb stub, sets a bench case up in the guest, and
+# single-steps one call of the target from its first instruction back to
+# its caller, counting the instructions each function ran.
+# Usage: bench-profile.sh base|patched CASE   (CASE: function_graph, users-N)
+set -eu -o pipefail
+kernel=$1 case=$2
+top=$(realpath "$(dirname "$0")/..")
+cd "$top"
+case $kernel in
+base) src=build/base obj=build/obj-base-x86_64 ;;
+patched) src=build/linux obj=build/obj-bench-x86_64 ;;
+*) echo "bench-profile: base or patched, not $kernel" >&2; exit 1 ;;
+esac
+[ -f "$obj/vmlinux" ] && [ -d "$obj/bench" ] ||
+	{ echo "bench-profile: no $kernel kernel in $obj: run make bench first" >&2; exit 1; }
+command -v gdb >/dev/null || apt-get install -y -q gdb >/dev/null
+
+install -m 755 bench/guest.sh "$obj/bench/guest.sh"
+scripts/initramfs.sh x86_64 "$src" "$obj" >/dev/null
+log=build/logs/bench-profile-$kernel.log
+port=$((20000 + RANDOM % 20000))
+qemu-system-x86_64 -accel tcg,thread=single -smp 1 -m 1024 \
+	-kernel "$obj/arch/x86/boot/bzImage" -initrd "$obj/initramfs.cpio.gz" \
+	-append "console=ttyS0 panic=-1 tsc=reliable fgraph.jobs=bench fgraph.profile=$case ftrace=nop norandmaps" \
+	-display none -no-reboot -serial "file:$log" -monitor none \
+	-gdb "tcp:127.0.0.1:$port" &
+qemu=$!
+trap 'kill $qemu 2>/dev/null || true' EXIT
+
+for _ in $(seq 300); do
+	grep -q '^@@ bench profile' "$log" 2>/dev/null && break
+	sleep 1
+done
+grep -q '^@@ bench profile ready' "$log" ||
+	{ echo "bench-profile: the guest did not set $case up (see $log)" >&2; exit 1; }
+
+# The kernel's text symbols, sorted, for the script to name each address.
+nm -n "$obj/vmlinux" | awk '$2 ~ /^[tTwW]$/ { print $1, $3 }' > "$obj/bench/text.syms"
+SYMS=$obj/bench/text.syms PORT=$port timeout 600 gdb -q -batch -nx \
+	-x scripts/bench-profile.py "$obj/vmlinux" 2>&1 | grep -v '^warning:' |
+	sed "1i # $kernel, $case: guest instructions of one hooked call, by function"
