@@ -1,7 +1,9 @@
 # gdb script of bench-profile.sh: attach to the guest, wait for the first
 # hooked call (prepare_ftrace_return() names the traced function), stop at
 # the function's next call and step through it until it returns to its
-# caller.  Prints each function's instruction count in the order first run.
+# caller.  Prints each function's instruction count in the order first run;
+# the call's own code, its module's callbacks and ftrace's trampoline are
+# all outside the kernel's text and counted together.
 import bisect
 import os
 
@@ -55,6 +57,8 @@ while steps < 200000:
     counts[n] += 1
     run("stepi")
     steps += 1
+if steps >= 200000:
+    print("warning: stopped after %d steps, before the call returned" % steps)
 for n in order:
     print("%6d %s" % (counts[n], n))
 print("%6d total (from %s to its return)" % (steps, name_of(func)))

@@ -14,14 +14,18 @@ base) src=build/base obj=build/obj-base-x86_64 ;;
 patched) src=build/linux obj=build/obj-bench-x86_64 ;;
 *) echo "bench-profile: base or patched, not $kernel" >&2; exit 1 ;;
 esac
-[ -f "$obj/vmlinux" ] && [ -d "$obj/bench" ] ||
-	{ echo "bench-profile: no $kernel kernel in $obj: run make bench first" >&2; exit 1; }
+if [ ! -f "$obj/vmlinux" ] || [ ! -d "$obj/bench" ]; then
+	echo "bench-profile: no $kernel kernel in $obj: run make bench first" >&2
+	exit 1
+fi
 command -v gdb >/dev/null || apt-get install -y -q gdb >/dev/null
 
 install -m 755 bench/guest.sh "$obj/bench/guest.sh"
 scripts/initramfs.sh x86_64 "$src" "$obj" >/dev/null
 log=build/logs/bench-profile-$kernel.log
 port=$((20000 + RANDOM % 20000))
+# Not last run's marker: the wait below must see this guest's.
+rm -f "$log"
 qemu-system-x86_64 -accel tcg,thread=single -smp 1 -m 1024 \
 	-kernel "$obj/arch/x86/boot/bzImage" -initrd "$obj/initramfs.cpio.gz" \
 	-append "console=ttyS0 panic=-1 tsc=reliable fgraph.jobs=bench fgraph.profile=$case ftrace=nop norandmaps" \
@@ -32,6 +36,7 @@ trap 'kill $qemu 2>/dev/null || true' EXIT
 
 for _ in $(seq 300); do
 	grep -q '^@@ bench profile' "$log" 2>/dev/null && break
+	kill -0 $qemu 2>/dev/null || break
 	sleep 1
 done
 grep -q '^@@ bench profile ready' "$log" ||

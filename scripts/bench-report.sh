@@ -177,11 +177,18 @@ issue gives for this machine kind and method.
 
 $(target "0 users equal to unpatched 6.1" "$(per_call "$patched" loop)" "$(per_call "$base" loop)" eq)
 $(target "1 user at most unpatched 6.1" "$p1" "$(per_call "$base" users-1)")
-$(target "16 accepting users at most half of 6.12 (2178)" "$p16" 1089)
-$(target "16 registered, 1 accepting within 10% of 1 user" \
-	"$(per_call "$patched" users-16-accept-1)" "$(awk -v a="$p1" 'BEGIN { print a * 1.1 }')")
-$(target "function_graph tracer at most unpatched 6.1" \
+$(target "function_graph tracer, filtered, at most unpatched 6.1" \
 	"$(per_call "$patched" function_graph)" "$(per_call "$base" function_graph)")
+$(target "function_graph tracer on every function, getppid() loop, at most unpatched 6.1" \
+	"$(per_call "$patched" getppid-graph)" "$(per_call "$base" getppid-graph)")
+$(target "function_graph tracer on every function, fork+exec loop, at most unpatched 6.1" \
+	"$(per_call "$patched" forkexec-graph)" "$(per_call "$base" forkexec-graph)")
+$(target "16 accepting users: at most 25 per added user over 1 user" \
+	"$(awk -v a="$p1" -v b="$p16" 'BEGIN { printf "%.1f", (b - a) / 15 }')" 25)
+$(target "16 registered, 1 accepting within 5% of 1 user" \
+	"$(per_call "$patched" users-16-accept-1)" "$(awk -v a="$p1" 'BEGIN { print a * 1.05 }')")
+$(target "reserving and retrieving 8 bytes per call: at most 30 more" \
+	"$(minus "$(per_call "$patched" reserve-8)" "$p1")" 30)
 
 ## Macro: user space, function_graph tracer on every function
 
