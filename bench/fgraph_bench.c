@@ -9,6 +9,8 @@
  *                       others on another function; each accepting user
  *                       reserves B bytes per call (0: none), writes its
  *                       first and last word and checks them on return
+ *   entry N             one user on the target with an entryfunc and no
+ *                       retfunc (the series only: 6.1 needs a retfunc)
  *   depth               one user on a function that recurses 200 deep:
  *                       how many of its calls were hooked at once
  *
@@ -301,6 +303,21 @@ static int bench_users(unsigned long calls, int nr, int accept, int bytes)
 	return err;
 }
 
+static int bench_entry_only(unsigned long calls)
+{
+	int err;
+
+	/* 6.1's register_ftrace_graph() would install a NULL retfunc */
+	if (BENCH_USERS == 1)
+		return -EOPNOTSUPP;
+	reserve_bytes = 0;
+	err = bench_add_users(0, 1, "fgraph_bench_target", bench_entry, NULL);
+	if (!err)
+		bench_loop(calls);
+	bench_del_users();
+	return err;
+}
+
 static int bench_depth(void)
 {
 	int err;
@@ -328,6 +345,8 @@ static int bench_run(char *cmd)
 		bench_loop(calls);
 		return 0;
 	}
+	if (sscanf(cmd, "entry %lu", &calls) == 1)
+		return bench_entry_only(calls);
 	if (sscanf(cmd, "users %lu %d %d %d", &calls, &nr, &accept, &bytes) == 4)
 		return bench_users(calls, nr, accept, bytes);
 	return -EINVAL;

@@ -61,6 +61,7 @@ micro() {
 	for k in 1 2 4 8 16; do
 		bench "users-$k" "users $calls $k $k 0"
 	done
+	bench entry-1 "entry $calls"
 	bench users-4-accept-1 "users $calls 4 1 0"
 	bench users-16-accept-1 "users $calls 16 1 0"
 	for b in 8 64 256; do

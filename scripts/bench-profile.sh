@@ -10,8 +10,8 @@ kernel=$1 case=$2
 top=$(realpath "$(dirname "$0")/..")
 cd "$top"
 case $kernel in
-base) src=build/base obj=build/obj-base-x86_64 ;;
-patched) src=build/linux obj=build/obj-bench-x86_64 ;;
+base) src=build/base obj=build/obj-base-x86_64-preempt ;;
+patched) src=build/linux obj=build/obj-bench-x86_64-preempt ;;
 *) echo "bench-profile: base or patched, not $kernel" >&2; exit 1 ;;
 esac
 if [ ! -f "$obj/vmlinux" ] || [ ! -d "$obj/bench" ]; then

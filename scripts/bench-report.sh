@@ -1,14 +1,31 @@
 #!/bin/bash
-# Turn the guest's benchmark lines into bench/results/: README.md (tables,
-# targets, then bench/notes.md), calls.png (instructions per call against the
-# number of users) and the raw lines of both kernels.
-# Usage: bench-report.sh BASE.txt PATCHED.txt OUTDIR
-set -eu
-base=$1 patched=$2 dir=$3
+# Turn the guest's benchmark lines into bench/results/: README.md (targets
+# for every configuration, then each configuration's tables, then
+# bench/notes.md), calls.png (instructions per call against the number of
+# users) and the raw lines of both kernels in CONF/.
+# Usage: bench-report.sh INDIR OUTDIR CONF...   (INDIR/CONF/{base,patched}.txt)
+set -eu -o pipefail
+in=$1 dir=$2
+shift 2
+confs=("$@")
 top=$(realpath "$(dirname "$0")/..")
 mkdir -p "$dir"
-cp "$base" "$dir/base.txt"
-cp "$patched" "$dir/patched.txt"
+# The configuration the functions below read: set by use CONF
+base='' patched=''
+use() {
+	base=$dir/$1/base.txt patched=$dir/$1/patched.txt
+}
+
+# "x86_64, PREEMPT_NONE" for x86_64-none
+conf_name() {
+	local m=${1#*-}
+	case $m in
+	none) m=PREEMPT_NONE ;;
+	voluntary) m=PREEMPT_VOLUNTARY ;;
+	preempt) m=PREEMPT ;;
+	esac
+	echo "${1%%-*}, $m"
+}
 
 # Upstream Linux 6.12 on this machine kind, as measured for the issue that
 # asked for this benchmark (instructions per call, K accepting users).
@@ -49,9 +66,11 @@ sanity() {
 		want = 0
 		if ($1 ~ /^users-[0-9]+$/) want = substr($1, 7) * v["calls"]
 		if ($1 ~ /accept-1$/ || $1 ~ /^reserve-/) want = v["calls"]
-		if (v["entries"] != want || v["returns"] != want || v["bad"] != 0)
-			printf "%s: %s: %d entries, %d returns, %d bad; expected %d calls\n",
-				FILENAME, $1, v["entries"], v["returns"], v["bad"], want
+		wantret = want
+		if ($1 == "entry-1") { want = v["calls"]; wantret = 0 }
+		if (v["entries"] != want || v["returns"] != wantret || v["bad"] != 0)
+			printf "%s: %s: %d entries, %d returns, %d bad; expected %d and %d\n",
+				FILENAME, $1, v["entries"], v["returns"], v["bad"], want, wantret
 	}' "$base" "$patched"
 }
 
@@ -59,51 +78,6 @@ micro_row() {
 	c=$1 what=$2
 	b=$(per_call "$base" "$c") p=$(per_call "$patched" "$c")
 	echo "| $what | $b | $p | $(minus "$p" "$(per_call "$patched" loop)") | $(ratio "$p" "$b") |"
-}
-
-# target NAME VALUE LIMIT [eq]: one line saying whether VALUE <= LIMIT
-# (VALUE == LIMIT with eq)
-target() {
-	awk -v n="$1" -v v="$2" -v l="$3" -v eq="${4:-}" 'BEGIN {
-		if (v == "n/a") { printf "- %s: not measured\n", n; exit }
-		if (eq && v + 0 != l + 0) printf "- %s: **missed**, %.1f against %.1f\n", n, v, l
-		else if (v + 0 <= l + 0) printf "- %s: **met**, %.1f (limit %.1f)\n", n, v, l
-		else printf "- %s: **missed** by %.1f (%.1f%%), %.1f against a limit of %.1f\n", n, v - l, (v - l) * 100 / l, v, l
-	}'
-}
-
-versions() {
-	echo "- Date: $(date -u +%Y-%m-%d)"
-	echo "- Kernel: Debian linux-source-6.1 $(sed -n 's/^KVER *?= *//p' "$top/Makefile")," \
-		"x86_64, config/*.config (tinyconfig + tracing options, -O2, ORC)"
-	echo "- Series: $(grep -vc '^#' "$top/patches/series") patches" \
-		"($(cat "$top"/patches/*.patch | sha256sum | cut -c1-12)); baseline: the same source without them"
-	echo "- QEMU: $(qemu-system-x86_64 --version | head -1)," \
-		"-accel tcg -icount shift=0,align=off,sleep=off -smp 1 -rtc clock=vm (fixed base);" \
-		"kernel command line ftrace=nop norandmaps"
-	echo "- Compiler: $(gcc --version | head -1)"
-}
-
-plot() {
-	printf '%s\n' "$ref612" > "$dir/ref612.dat"
-	for k in 1 2 4 8 16; do
-		echo "$k $(per_call "$patched" "users-$k")"
-	done > "$dir/users.dat"
-	gnuplot <<EOF
-set terminal png size 800,500
-set output "$dir/calls.png"
-set title "Instructions per hooked call (QEMU icount), K users all accepting"
-set xlabel "users (K)"
-set ylabel "instructions per call"
-set xtics (1, 2, 4, 8, 16)
-set key top left
-set grid
-plot "$dir/users.dat" with linespoints lw 2 title "fgraph-multi (6.1 + series)", \
-     "$dir/ref612.dat" with linespoints dt 2 title "upstream 6.12 (reference)", \
-     $(per_call "$base" users-1) with lines dt 3 title "unpatched 6.1, 1 user", \
-     $(per_call "$patched" users-16-accept-1) with lines dt 4 title "fgraph-multi, 16 registered, 1 accepting"
-EOF
-	rm -f "$dir/ref612.dat" "$dir/users.dat"
 }
 
 # VALUE to three significant digits, as an integer
@@ -124,32 +98,128 @@ macro_row() {
 		"$(sig3 "$po") | $(sig3 "$pg") | $(slowdown "$pg" "$po")× |"
 }
 
-report() {
-	p1=$(per_call "$patched" users-1)
-	p16=$(per_call "$patched" users-16)
+
+versions() {
+	local c names=""
+	for c in "${confs[@]}"; do names="$names; $(conf_name "$c")"; done
+	echo "- Date: $(date -u +%Y-%m-%d)"
+	echo "- Kernel: Debian linux-source-6.1 $(sed -n 's/^KVER *?= *//p' "$top/Makefile")," \
+		"config/*.config (tinyconfig + tracing options, -O2; x86_64 with ORC), and" \
+		"config/bench-MODEL.config for the preemption model (no dynamic preemption)"
+	echo "- Configurations: ${names#; }"
+	echo "- Series: $(grep -vc '^#' "$top/patches/series") patches" \
+		"($(cat "$top"/patches/*.patch | sha256sum | cut -c1-12)); baseline: the same source without them"
+	echo "- QEMU: $(qemu-system-x86_64 --version | head -1)," \
+		"-accel tcg -icount shift=0,align=off,sleep=off -smp 1 -rtc clock=vm (fixed base);" \
+		"kernel command line ftrace=nop norandmaps"
+	echo "- Compiler: $(gcc --version | head -1)"
+}
+
+# One line per configuration: the patched kernel with K users, and 6.1's
+# one user as a level in the same colour.
+plot() {
+	local c n=0 plots=""
+	printf '%s\n' "$ref612" > "$dir/ref612.dat"
+	for c in "${confs[@]}"; do
+		use "$c"
+		n=$((n + 1))
+		for k in 1 2 4 8 16; do
+			echo "$k $(per_call "$patched" "users-$k")"
+		done > "$dir/users-$c.dat"
+		plots="$plots \"$dir/users-$c.dat\" with linespoints lw 2 lc $n title \"$(conf_name "$c")\","
+		plots="$plots $(per_call "$base" users-1) with lines dt 3 lc $n title \"$(conf_name "$c"): 6.1, 1 user\","
+	done
+	gnuplot <<EOF
+set terminal png size 900,560 noenhanced
+set output "$dir/calls.png"
+set title "Instructions per hooked call (QEMU icount), K users all accepting"
+set xlabel "users (K)"
+set ylabel "instructions per call"
+set xtics (1, 2, 4, 8, 16)
+set key top left
+set grid
+plot $plots "$dir/ref612.dat" with linespoints dt 2 lc 0 title "upstream 6.12, x86_64 (reference)"
+EOF
+	rm -f "$dir"/*.dat
+}
+
+# cell VALUE LIMIT [eq]: whether VALUE <= LIMIT (VALUE == LIMIT with eq),
+# as a table cell
+cell() {
+	awk -v v="$1" -v l="$2" -v eq="${3:-}" 'BEGIN {
+		if (v == "n/a" || l == "n/a") { print "not measured"; exit }
+		if (eq && v + 0 != l + 0) printf "**missed**: %.1f against %.1f\n", v, l
+		else if (v + 0 <= l + 0) printf "met: %.1f (limit %.1f)\n", v, l
+		else printf "**missed** by %.1f (%.1f%%): %.1f against %.1f\n", v - l, (v - l) * 100 / l, v, l
+	}'
+}
+
+# The targets, one a line, and their cells for the configuration in use
+targets() {
 	cat <<EOF
-# Benchmark: instructions per hooked call
+0 users: equal to unpatched 6.1
+1 user: at most unpatched 6.1
+function_graph tracer, filtered to one function: at most 6.1
+function_graph tracer on every function, getppid() loop: at most 6.1
+function_graph tracer on every function, fork+exec loop: at most 6.1
+16 accepting users: at most 25 per added user over 1 user
+16 registered, 1 accepting: within 5% of 1 user
+reserving and retrieving 8 bytes: at most 30 more than 1 user
+1 user without a retfunc: at most 60% of 1 user with one
+EOF
+}
 
-Made by \`make bench\` (scripts/bench.sh); every number is a guest
-instruction count (QEMU \`-icount shift=0\`: one guest nanosecond per
-instruction).  A re-run gives the same report; the raw lines it is made
-from (base.txt, patched.txt) may differ in their last digits, by far less
-than one instruction per call in the micro cases.
+target_cells() {
+	local p1 p16
+	p1=$(per_call "$patched" users-1) p16=$(per_call "$patched" users-16)
+	cell "$(per_call "$patched" loop)" "$(per_call "$base" loop)" eq
+	cell "$p1" "$(per_call "$base" users-1)"
+	cell "$(per_call "$patched" function_graph)" "$(per_call "$base" function_graph)"
+	cell "$(per_call "$patched" getppid-graph)" "$(per_call "$base" getppid-graph)"
+	cell "$(per_call "$patched" forkexec-graph)" "$(per_call "$base" forkexec-graph)"
+	cell "$(awk -v a="$p1" -v b="$p16" 'BEGIN { printf "%.1f", (b - a) / 15 }')" 25
+	cell "$(per_call "$patched" users-16-accept-1)" "$(awk -v a="$p1" 'BEGIN { print a * 1.05 }')"
+	cell "$(minus "$(per_call "$patched" reserve-8)" "$p1")" 30
+	cell "$(per_call "$patched" entry-1)" "$(awk -v a="$p1" 'BEGIN { print a * 0.6 }')"
+}
 
-$(versions)
+# A row per target, a column per configuration
+target_table() {
+	local c i row=0 n hdr="| target |" sep="|---|" line cells=() col=()
+	for c in "${confs[@]}"; do
+		hdr="$hdr $(conf_name "$c") |"
+		sep="$sep---|"
+		use "$c"
+		mapfile -t col < <(target_cells)
+		cells+=("${col[@]}")
+	done
+	n=$(targets | wc -l)
+	echo "$hdr"
+	echo "$sep"
+	while IFS= read -r t; do
+		line="| $t |"
+		for i in "${!confs[@]}"; do line="$line ${cells[i * n + row]} |"; done
+		echo "$line"
+		row=$((row + 1))
+	done < <(targets)
+}
 
-## Micro: a noinline function called $(field "$patched" loop calls) times from kernel code
+# The tables of configuration CONF
+conf_report() {
+	local p1 p16
+	use "$1"
+	p1=$(per_call "$patched" users-1) p16=$(per_call "$patched" users-16)
+	cat <<EOF
+## $(conf_name "$1")
 
-Interrupts are off during the loop.  Each user's entryfunc increments an
-atomic counter and returns 1, its retfunc increments another
-(bench/fgraph_bench.c).  Instructions per call; the overhead is over the
-untraced loop of the same kernel.
+Raw lines: [$1/base.txt]($1/base.txt), [$1/patched.txt]($1/patched.txt).
 
 | case | unpatched 6.1 | fgraph-multi | overhead | ratio |
 |---|---:|---:|---:|---:|
 $(micro_row loop "0 users (untraced)")
 $(micro_row function "function tracer (tracefs, filtered)")
 $(micro_row users-1 "1 user")
+$(micro_row entry-1 "1 user without a retfunc")
 $(micro_row users-2 "2 users")
 $(micro_row users-4 "4 users")
 $(micro_row users-8 "8 users")
@@ -168,67 +238,77 @@ $(micro_row function_graph-all "function_graph tracer, all three")
 Per added accepting user: $(awk -v a="$p1" -v b="$p16" 'BEGIN { printf "%.1f", (b - a) / 15 }')
 instructions ((16 users - 1 user) / 15).
 
-![instructions per call](calls.png)
-
-The upstream 6.12 line is not measured here: it is the reference the benchmark's
-issue gives for this machine kind and method.
-
-## Targets
-
-$(target "0 users equal to unpatched 6.1" "$(per_call "$patched" loop)" "$(per_call "$base" loop)" eq)
-$(target "1 user at most unpatched 6.1" "$p1" "$(per_call "$base" users-1)")
-$(target "function_graph tracer, filtered, at most unpatched 6.1" \
-	"$(per_call "$patched" function_graph)" "$(per_call "$base" function_graph)")
-$(target "function_graph tracer on every function, getppid() loop, at most unpatched 6.1" \
-	"$(per_call "$patched" getppid-graph)" "$(per_call "$base" getppid-graph)")
-$(target "function_graph tracer on every function, fork+exec loop, at most unpatched 6.1" \
-	"$(per_call "$patched" forkexec-graph)" "$(per_call "$base" forkexec-graph)")
-$(target "16 accepting users: at most 25 per added user over 1 user" \
-	"$(awk -v a="$p1" -v b="$p16" 'BEGIN { printf "%.1f", (b - a) / 15 }')" 25)
-$(target "16 registered, 1 accepting within 5% of 1 user" \
-	"$(per_call "$patched" users-16-accept-1)" "$(awk -v a="$p1" 'BEGIN { print a * 1.05 }')")
-$(target "reserving and retrieving 8 bytes per call: at most 30 more" \
-	"$(minus "$(per_call "$patched" reserve-8)" "$p1")" 30)
-
-## Macro: user space, function_graph tracer on every function
-
-Guest instructions (user and kernel) per iteration, to three significant digits:
-with every function traced, these loops vary by up to about 0.05% from one run to
-the next (the micro counts above do not vary), so more digits would not repeat.
-
-| loop | 6.1 off | 6.1 graph | 6.1 slowdown | fgraph-multi off | fgraph-multi graph | fgraph-multi slowdown |
+| loop, function_graph on every function | 6.1 off | 6.1 graph | 6.1 slowdown | fgraph-multi off | fgraph-multi graph | fgraph-multi slowdown |
 |---|---:|---:|---:|---:|---:|---:|
 $(macro_row getppid "getppid() ($(field "$patched" getppid-off loops) calls)")
 $(macro_row forkexec "fork + exec /bin/true + wait ($(field "$patched" forkexec-off loops) times)")
 
-## Memory
-
-| | unpatched 6.1 | fgraph-multi |
+| memory | unpatched 6.1 | fgraph-multi |
 |---|---:|---:|
 | shadow stack bytes per task | $(field "$base" depth stack) | $(field "$patched" depth stack) |
 | allocated for it (slab object) | $(field "$base" depth alloc) | $(field "$patched" depth alloc) |
 | deepest nesting of hooked calls (1 user, no data) | $(field "$base" depth depth) | $(field "$patched" depth depth) |
+
+EOF
+}
+
+report() {
+	cat <<EOF
+# Benchmark: instructions per hooked call
+
+Made by \`make bench\` (scripts/bench.sh).  Every number is a guest
+instruction count (QEMU \`-icount shift=0\`: one guest nanosecond per
+instruction), on the patched kernel and on unpatched 6.1 built from the
+same source with the same configuration, in the same run.  A re-run
+gives the same report; the raw lines may differ in their last digits, by
+far less than one instruction per call in the micro cases.
+
+$(versions)
+
+The micro cases call a noinline function $(use "${confs[0]}"; field "$patched" loop calls) times from kernel code with
+interrupts off.  Each user's entryfunc increments an atomic counter and
+returns 1, its retfunc increments another (bench/fgraph_bench.c); the
+overhead is over the untraced loop of the same kernel.  The macro loops
+run in user space (bench/ubench.c) with every function traced: they vary
+by up to about 0.05% from one run to the next, so they are given to
+three significant digits.
+
+## Targets
+
+Instructions per call, against unpatched 6.1 in the same configuration.
+Why a target is missed and what was tried: "Where the instructions go"
+below.
+
+$(target_table)
+
+![instructions per call](calls.png)
+
+The upstream 6.12 line is not measured here: it is the reference the
+benchmark's issue gives for this machine kind and method.
+
+$(for c in "${confs[@]}"; do conf_report "$c"; done)
 
 $(cat "$top/bench/notes.md")
 EOF
 }
 
 # Every case bench/guest.sh runs must have a line with a value: on the
-# patched kernel every case, on unpatched 6.1 all but the multi-user ones
-# ("n/a" there: 6.1 has one user and no per-call data).
+# patched kernel every case, on unpatched 6.1 all but those it cannot run
+# ("n/a": one user only, no per-call data, no user without a retfunc,
+# no tracer options).
 missing() {
 	local f c v
 	for f in "$base" "$patched"; do
 		for c in loop function function_graph function_graph-retval \
 			 function_graph-args function_graph-retaddr function_graph-all \
-			 users-1 users-2 users-4 users-8 \
+			 users-1 users-2 users-4 users-8 entry-1 \
 			 users-16 users-4-accept-1 users-16-accept-1 reserve-8 reserve-64 \
 			 reserve-256 depth getppid-off getppid-graph forkexec-off forkexec-graph; do
 			v=$(awk -v c="$c" '$1 == c { print $2 == "" ? "empty" : $2; exit }' "$f")
 			case "$f:$c:$v" in
 			*::) echo "$f: no line for $c" ;;
 			"$base":users-[2-9]*:n/a | "$base":users-1[0-9]*:n/a | "$base":reserve-*:n/a) ;;
-			"$base":function_graph-*:n/a) ;;
+			"$base":function_graph-*:n/a | "$base":entry-1:n/a) ;;
 			*:n/a | *:empty) echo "$f: $c was not measured ($v)" ;;
 			esac
 		done
@@ -250,12 +330,20 @@ events_recorded() {
 			printf "%s: no events count for %s\n", f, need[i] }' "$base" "$patched"
 }
 
-bad=$(missing; sanity; events_recorded)
+bad=""
+for c in "${confs[@]}"; do
+	mkdir -p "$dir/$c"
+	cp "$in/$c/base.txt" "$in/$c/patched.txt" "$dir/$c/"
+	use "$c"
+	bad="$bad$(missing; sanity; events_recorded)"
+done
 if [ -n "$bad" ]; then
 	echo "bench: results missing, or callbacks missed calls or data:" >&2
 	echo "$bad" >&2
 	exit 1
 fi
+# The single configuration's files of earlier reports
+rm -f "$dir/base.txt" "$dir/patched.txt"
 plot
 report > "$dir/README.md"
 echo "bench: results in $dir/README.md"

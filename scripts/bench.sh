@@ -7,8 +7,11 @@
 # at a fixed date and running on guest time (the random pool is seeded from
 # it), no address space randomization (norandmaps), and ftrace=nop, which
 # also skips the boot-time self tests.
+# Each configuration of BENCH_CONFIGS (ARCH-MODEL, MODEL a preemption model
+# with its config/bench-MODEL.config) is measured on both kernels, into
+# build/bench/ARCH-MODEL/.
 # Usage: bench.sh
-set -eu
+set -eu -o pipefail
 top=$(realpath "$(dirname "$0")/..")
 cd "$top"
 tree=build/linux
@@ -25,44 +28,59 @@ base_tree() {
 	git -C "$base" checkout -q --detach fgraph-base
 }
 
-# The module and user program, built for the kernel in OBJ, into OBJ/bench.
+# The module and user program, built for ARCH's kernel in OBJ, into OBJ/bench.
 bench_files() {
-	obj=$(realpath "$1")
+	arch=$1 obj=$(realpath "$2")
 	rm -rf "$obj/bench"
 	mkdir -p "$obj/bench/module"
 	cp bench/fgraph_bench.c "$obj/bench/module/"
 	echo 'obj-m := fgraph_bench.o' > "$obj/bench/module/Kbuild"
 	CCACHE_DIR=$top/build/ccache make -s -C "$obj" M="$obj/bench/module" \
-		CC="ccache gcc" modules
+		ARCH="$arch" CC="ccache gcc" modules
 	mv "$obj/bench/module/fgraph_bench.ko" "$obj/bench/"
 	rm -rf "$obj/bench/module"
-	gcc -static -O2 -Wall -o "$obj/bench/ubench" bench/ubench.c
+	m32=()
+	[ "$arch" != i386 ] || m32=(-m32)
+	gcc -static -O2 -Wall "${m32[@]}" -o "$obj/bench/ubench" bench/ubench.c
 	install -m 755 bench/guest.sh "$obj/bench/guest.sh"
 }
 
-# run NAME TREE OBJ BASELINE [EXTRA]: build (EXTRA: a last config
-# fragment), boot, keep the "@@ bench" lines in build/bench/NAME.txt
+# run CONF NAME TREE OBJ BASELINE [EXTRA]: build for CONF (ARCH-MODEL; EXTRA:
+# one more config fragment), boot, keep the "@@ bench" lines in
+# build/bench/CONF/NAME.txt
 run() {
-	name=$1 src=$2 obj=$3
-	FGRAPH_BASELINE=$4 FGRAPH_EXTRA=${5:-} scripts/kernel.sh x86_64 "$src" "$obj"
-	bench_files "$obj"
-	scripts/initramfs.sh x86_64 "$src" "$obj"
-	log=build/logs/bench-$name.log
+	conf=$1 name=$2 src=$3 obj=$4 arch=${1%%-*}
+	model=$top/config/bench-${conf#*-}.config
+	FGRAPH_BASELINE=$5 FGRAPH_EXTRA="$model ${6:-}" scripts/kernel.sh "$arch" "$src" "$obj"
+	bench_files "$arch" "$obj"
+	scripts/initramfs.sh "$arch" "$src" "$obj"
+	log=build/logs/bench-$conf-$name.log
 	OBJ=$(realpath "$obj") LOG=$(realpath "$log") SMP=1 FGRAPH_APPEND="ftrace=nop norandmaps" \
 		QEMU_EXTRA="-icount shift=0,align=off,sleep=off -rtc base=2020-01-01T00:00:00,clock=vm" \
-		scripts/boot.sh x86_64 bench "${BENCH_TIMEOUT:-1200}"
-	sed -n 's/^@@ bench //p' "$log" | tr -d '\r' > "$out/$name.txt"
-	[ -s "$out/$name.txt" ] || { echo "bench: no results in $log" >&2; exit 1; }
+		scripts/boot.sh "$arch" bench "${BENCH_TIMEOUT:-1200}"
+	mkdir -p "$out/$conf"
+	sed -n 's/^@@ bench //p' "$log" | tr -d '\r' > "$out/$conf/$name.txt"
+	[ -s "$out/$conf/$name.txt" ] || { echo "bench: no results in $log" >&2; exit 1; }
 }
+
+# i386's user program is built with gcc -m32
+case " ${BENCH_CONFIGS:=x86_64-none x86_64-voluntary x86_64-preempt i386-preempt} " in
+*" i386-"*) dpkg-query -W -f='${Status}' gcc-multilib 2>/dev/null | grep -q 'ok installed' ||
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q gcc-multilib >/dev/null ;;
+esac
 
 # BENCH_ONLY=patched|base: measure one kernel, no report (for development)
 only=${BENCH_ONLY:-}
-if [ "$only" != patched ]; then
-	base_tree
-	run base "$base" build/obj-base-x86_64 1
-fi
-# The patched kernel without make check's test-only injection points.
-[ "$only" = base ] || run patched "$tree" build/obj-bench-x86_64 0 \
-	"$top/config/bench-patched.config"
+for conf in $BENCH_CONFIGS; do
+	[ -f "config/bench-${conf#*-}.config" ] || { echo "bench: no config/bench-${conf#*-}.config" >&2; exit 1; }
+	if [ "$only" != patched ]; then
+		base_tree
+		run "$conf" base "$base" "build/obj-base-$conf" 1
+	fi
+	# The patched kernel without make check's test-only injection points.
+	[ "$only" = base ] || run "$conf" patched "$tree" "build/obj-bench-$conf" 0 \
+		"$top/config/bench-patched.config"
+done
 [ -z "$only" ] || exit 0
-scripts/bench-report.sh "$out/base.txt" "$out/patched.txt" bench/results
+# shellcheck disable=SC2086
+scripts/bench-report.sh "$out" bench/results $BENCH_CONFIGS
