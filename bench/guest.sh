@@ -85,6 +85,7 @@ profile() {
 	case $1 in
 	function_graph) tracer function_graph fgraph_bench_target; cmd="loop 1000000000" ;;
 	users-*) cmd="users 1000000000 ${1#users-} ${1#users-} 0" ;;
+	entry-1) cmd="entry 1000000000" ;;
 	*) echo "@@ bench profile: unknown case $1"; return 1 ;;
 	esac
 	echo "@@ bench profile ready"

@@ -4,7 +4,7 @@
 # the series) with QEMU's gdb stub, sets a bench case up in the guest, and
 # single-steps one call of the target from its first instruction back to
 # its caller, counting the instructions each function ran.
-# Usage: bench-profile.sh base|patched CASE   (CASE: function_graph, users-N)
+# Usage: bench-profile.sh base|patched CASE   (CASE: function_graph, users-N, entry-1)
 set -eu -o pipefail
 kernel=$1 case=$2
 top=$(realpath "$(dirname "$0")/..")
