@@ -3,7 +3,8 @@
 # function.  Boots a kernel make bench built (base: unpatched 6.1, patched:
 # the series) with QEMU's gdb stub, sets a bench case up in the guest, and
 # single-steps one call of the target from its first instruction back to
-# its caller, counting the instructions each function ran.
+# its caller, counting the instructions each function ran.  It uses the
+# x86_64 PREEMPT kernels (BENCH_CONFIGS has x86_64-preempt by default).
 # Usage: bench-profile.sh base|patched CASE   (CASE: function_graph, users-N, entry-1)
 set -eu -o pipefail
 kernel=$1 case=$2
