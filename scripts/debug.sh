@@ -27,7 +27,7 @@ build() {
 # The manifest's lines for the tests a stress run has.
 btf_test='ftrace - function_graph arguments and return values by their BTF types'
 stress_manifest() {
-	grep -P "^[A-Z]+\t(boot:|job:(stress|kmemleak|ftracetest) |stress:|kmemleak:|ftracetest:$btf_test)" \
+	grep -P "^[A-Z]+\t(boot:|kunit:|job:(stress|kmemleak|ftracetest) |stress:|kmemleak:|ftracetest:$btf_test)" \
 		tests/manifest/$name.txt
 }
 

@@ -1,8 +1,8 @@
 #!/bin/bash
-# Build kernel/trace/ and arch/x86/kernel/ for each configuration in
-# config/matrix/ (ARCH-NAME.config: the usual fragments plus that one) and
-# print one verdict line per configuration, "== matrix: N passed, N failed"
-# last.  Build output of a failure is in build/logs/matrix-NAME.log.
+# Build kernel/trace/, kernel/kprobes.o and arch/x86/kernel/ for each
+# configuration in config/matrix/ (ARCH-NAME.config: the usual fragments
+# plus that one) and print one verdict line per configuration, "== matrix:
+# N passed, N failed" last.  Build output of a failure is in build/logs/matrix-NAME.log.
 # Usage: matrix.sh [NAME...]   (default: every configuration)
 set -eu -o pipefail
 top=$(realpath "$(dirname "$0")/..")
@@ -15,7 +15,7 @@ for name in "${names[@]}"; do
 	arch=${name%%-*}
 	log=build/logs/matrix-$name.log
 	if FGRAPH_EXTRA=$top/config/matrix/$name.config \
-	   FGRAPH_TARGETS="kernel/trace/ arch/x86/kernel/" \
+	   FGRAPH_TARGETS="kernel/trace/ kernel/kprobes.o arch/x86/kernel/" \
 	   scripts/kernel.sh "$arch" build/linux "build/obj-matrix-$name" > "$log" 2>&1; then
 		echo "ok   matrix $name"
 		pass=$((pass + 1))

@@ -2,7 +2,8 @@
 # Read a guest log and print one line per test:
 # "SUITE<TAB>RESULT<TAB>NAME[<TAB>NOTE]".
 # Suites: boot (the kernel's boot-time self tests, "Testing X: PASSED" or
-# ": OK": PASS, FAIL, or UNKNOWN when no verdict came), ftracetest (FLAKY when a test failed and
+# ": OK": PASS, FAIL, or UNKNOWN when no verdict came), kunit (the KUnit
+# suites built in, run at boot: each case and each suite), ftracetest (FLAKY when a test failed and
 # passed on its rerun), job (each guest job ended, and ftracetest's own
 # totals match the tests it reported), and each of the project's own guest
 # test suites.
@@ -23,6 +24,28 @@ boot_tests() {
 		name != "" && /PASSED|: OK$/ { print "boot\tPASS\t" name; name = "" }
 		name != "" && /FAILED|: NG$/ { print "boot\tFAIL\t" name; name = "" }
 		END { if (!over) unknown() }'
+}
+
+# KUnit's KTAP at boot: each case of each suite, "kunit<TAB>PASS<TAB>suite.case"
+# (SKIP for "# SKIP"), and each suite's own verdict as "suite" alone.
+kunit_tests() {
+	sed 's/^\[ *[0-9.]*\] //' "$log" | awk '
+		function verdict(ok, rest) {
+			r = ok ? "PASS" : "FAIL"
+			if (rest ~ /# SKIP/) r = "SKIP"
+			sub(/ *#.*/, "", rest); sub(/^- /, "", rest)
+			return r "\t" rest
+		}
+		/^    # Subtest: / { suite = $3; next }
+		suite != "" && /^        (not )?ok [0-9]+ / { next }
+		suite != "" && /^    (not )?ok [0-9]+ / {
+			ok = $1 == "ok"; rest = $0; sub(/^ *(not )?ok [0-9]+ /, "", rest)
+			split(verdict(ok, rest), v, "\t")
+			print "kunit\t" v[1] "\t" suite "." v[2]; next }
+		suite != "" && /^(not )?ok [0-9]+ / {
+			ok = $1 == "ok"; rest = $0; sub(/^(not )?ok [0-9]+ /, "", rest)
+			split(verdict(ok, rest), v, "\t")
+			print "kunit\t" v[1] "\t" v[2]; suite = "" }'
 }
 
 # "[12] (instance)  desc<TAB>[PASS]" -> "PASS<TAB>(instance) desc"
@@ -77,6 +100,7 @@ own_tests() {
 }
 
 boot_tests
+kunit_tests
 ftracetest_tests
 job_checks
 own_tests

@@ -4,15 +4,15 @@
 # then put the tree back at the series' tip.
 # Usage: series-build.sh TREE [ARCH...]
 #   Environment: SERIES_FULL=1 builds whole kernels; by default only
-#   kernel/trace/, arch/x86/kernel/, lib/ and samples/, where the series
-#   changes code (a minute or two per patch and arch); SERIES_FROM=N starts
-#   at the Nth patch.
+#   kernel/trace/, kernel/kprobes.o, arch/x86/kernel/, lib/ and samples/,
+#   where the series changes code (a minute or two per patch and arch);
+#   SERIES_FROM=N starts at the Nth patch.
 set -eu -o pipefail
 tree=$1
 shift
 arches=${*:-x86_64 i386}
 top=$(realpath "$(dirname "$0")/..")
-targets="kernel/trace/ arch/x86/kernel/ lib/ samples/"
+targets="kernel/trace/ kernel/kprobes.o arch/x86/kernel/ lib/ samples/"
 [ "${SERIES_FULL:-0}" = 1 ] && targets=""
 
 if [ -n "$(git -C "$tree" status --porcelain --untracked-files=no)" ]; then
