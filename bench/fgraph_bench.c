@@ -13,6 +13,12 @@
  *                       retfunc (the series only: 6.1 needs a retfunc)
  *   depth               one user on a function that recurses 200 deep:
  *                       how many of its calls were hooked at once
+ *   kretprobe N K       K kretprobes on the target, each keeping a word of
+ *                       entry data that its return handler checks (6.1:
+ *                       rethook; the series: the shadow stack)
+ *   fprobe N X          one fprobe on the target with an entry handler
+ *                       only (X 0), or also an exit handler checking a
+ *                       word of entry data (X 1)
  *
  * The result is "ns T calls N entries E returns R bad X" for a loop and
  * "depth D stack S alloc A" for depth (S: bytes of the task's shadow stack,
@@ -26,6 +32,7 @@
 #include <linux/module.h>
 #include <linux/ftrace.h>
 #include <linux/debugfs.h>
+#include <linux/fprobe.h>
 #include <linux/kprobes.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
@@ -334,6 +341,85 @@ static int bench_depth(void)
 	return err;
 }
 
+/* Kretprobes and fprobes on the target: each call enters and returns */
+#define BENCH_PROBES	16
+#define BENCH_MAGIC	0x5eed
+
+static struct kretprobe bench_krps[BENCH_PROBES];
+static struct fprobe bench_fp;
+
+static int bench_kret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	*(unsigned long *)ri->data = BENCH_MAGIC;
+	atomic_inc(&entries);
+	return 0;
+}
+
+static int bench_kret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (*(unsigned long *)ri->data != BENCH_MAGIC)
+		atomic_inc(&bad);
+	atomic_inc(&returns);
+	return 0;
+}
+
+static int bench_kretprobes(unsigned long calls, int nr)
+{
+	struct kretprobe *rps[BENCH_PROBES];
+	int i, err;
+
+	if (nr < 1 || nr > BENCH_PROBES)
+		return -EINVAL;
+	for (i = 0; i < nr; i++) {
+		memset(&bench_krps[i], 0, sizeof(bench_krps[i]));
+		bench_krps[i].kp.addr = (kprobe_opcode_t *)fgraph_bench_target;
+		bench_krps[i].entry_handler = bench_kret_entry;
+		bench_krps[i].handler = bench_kret_return;
+		bench_krps[i].data_size = sizeof(unsigned long);
+		rps[i] = &bench_krps[i];
+	}
+	err = register_kretprobes(rps, nr);
+	if (err)
+		return err;
+	bench_loop(calls);
+	unregister_kretprobes(rps, nr);
+	return 0;
+}
+
+static void bench_fp_entry(struct fprobe *fp, unsigned long ip,
+			   struct pt_regs *regs, void *data)
+{
+	if (data)
+		*(unsigned long *)data = BENCH_MAGIC;
+	atomic_inc(&entries);
+}
+
+static void bench_fp_exit(struct fprobe *fp, unsigned long ip,
+			  struct pt_regs *regs, void *data)
+{
+	if (*(unsigned long *)data != BENCH_MAGIC)
+		atomic_inc(&bad);
+	atomic_inc(&returns);
+}
+
+static int bench_fprobe(unsigned long calls, int exit)
+{
+	int err;
+
+	memset(&bench_fp, 0, sizeof(bench_fp));
+	bench_fp.entry_handler = bench_fp_entry;
+	if (exit) {
+		bench_fp.exit_handler = bench_fp_exit;
+		bench_fp.entry_data_size = sizeof(unsigned long);
+	}
+	err = register_fprobe(&bench_fp, "fgraph_bench_target", NULL);
+	if (err)
+		return err;
+	bench_loop(calls);
+	unregister_fprobe(&bench_fp);
+	return 0;
+}
+
 static int bench_run(char *cmd)
 {
 	unsigned long calls;
@@ -347,6 +433,10 @@ static int bench_run(char *cmd)
 	}
 	if (sscanf(cmd, "entry %lu", &calls) == 1)
 		return bench_entry_only(calls);
+	if (sscanf(cmd, "kretprobe %lu %d", &calls, &nr) == 2)
+		return bench_kretprobes(calls, nr);
+	if (sscanf(cmd, "fprobe %lu %d", &calls, &nr) == 2)
+		return bench_fprobe(calls, nr);
 	if (sscanf(cmd, "users %lu %d %d %d", &calls, &nr, &accept, &bytes) == 4)
 		return bench_users(calls, nr, accept, bytes);
 	return -EINVAL;

@@ -68,6 +68,10 @@ micro() {
 		bench "reserve-$b" "users $calls 1 1 $b"
 	done
 	bench depth depth
+	bench kretprobe-1 "kretprobe $calls 1"
+	bench kretprobe-16 "kretprobe $calls 16"
+	bench fprobe-entry "fprobe $calls 0"
+	bench fprobe-exit "fprobe $calls 1"
 }
 
 # macro CASE UBENCH-ARGS: tracing off, then function_graph on every function

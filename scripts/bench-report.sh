@@ -68,6 +68,9 @@ sanity() {
 		if ($1 ~ /accept-1$/ || $1 ~ /^reserve-/) want = v["calls"]
 		wantret = want
 		if ($1 == "entry-1") { want = v["calls"]; wantret = 0 }
+		if ($1 ~ /^kretprobe-/) want = wantret = substr($1, 11) * v["calls"]
+		if ($1 == "fprobe-exit") want = wantret = v["calls"]
+		if ($1 == "fprobe-entry") { want = v["calls"]; wantret = 0 }
 		if (v["entries"] != want || v["returns"] != wantret || v["bad"] != 0)
 			printf "%s: %s: %d entries, %d returns, %d bad; expected %d and %d\n",
 				FILENAME, $1, v["entries"], v["returns"], v["bad"], want, wantret
@@ -166,6 +169,9 @@ function_graph tracer on every function, fork+exec loop: at most 6.1
 16 registered, 1 accepting: within 5% of 1 user
 reserving and retrieving 8 bytes: at most 30 more than 1 user
 1 user without a retfunc: at most 60% of 1 user with one
+1 kretprobe: at most unpatched 6.1's
+16 kretprobes on one function: overhead at most 16 × 1 kretprobe's
+1 fprobe without an exit handler: at most unpatched 6.1's
 EOF
 }
 
@@ -181,6 +187,11 @@ target_cells() {
 	cell "$(per_call "$patched" users-16-accept-1)" "$(awk -v a="$p1" 'BEGIN { print a * 1.05 }')"
 	cell "$(minus "$(per_call "$patched" reserve-8)" "$p1")" 30
 	cell "$(per_call "$patched" entry-1)" "$(awk -v a="$p1" 'BEGIN { print a * 0.6 }')"
+	cell "$(per_call "$patched" kretprobe-1)" "$(per_call "$base" kretprobe-1)"
+	cell "$(minus "$(per_call "$patched" kretprobe-16)" "$(per_call "$patched" loop)")" \
+		"$(minus "$(per_call "$patched" kretprobe-1)" "$(per_call "$patched" loop)" |
+			awk '{ print $1 == "n/a" ? "n/a" : $1 * 16 }')"
+	cell "$(per_call "$patched" fprobe-entry)" "$(per_call "$base" fprobe-entry)"
 }
 
 # A row per target, a column per configuration
@@ -234,6 +245,10 @@ $(micro_row function_graph-retval "function_graph tracer, funcgraph-retval")
 $(micro_row function_graph-args "function_graph tracer, funcgraph-args")
 $(micro_row function_graph-retaddr "function_graph tracer, funcgraph-retaddr")
 $(micro_row function_graph-all "function_graph tracer, all three")
+$(micro_row kretprobe-1 "1 kretprobe, 8 bytes of entry data")
+$(micro_row kretprobe-16 "16 kretprobes on one function")
+$(micro_row fprobe-entry "1 fprobe, entry handler only")
+$(micro_row fprobe-exit "1 fprobe with an exit handler, 8 bytes of entry data")
 
 Per added accepting user: $(awk -v a="$p1" -v b="$p16" 'BEGIN { printf "%.1f", (b - a) / 15 }')
 instructions ((16 users - 1 user) / 15).
@@ -303,7 +318,8 @@ missing() {
 			 function_graph-args function_graph-retaddr function_graph-all \
 			 users-1 users-2 users-4 users-8 entry-1 \
 			 users-16 users-4-accept-1 users-16-accept-1 reserve-8 reserve-64 \
-			 reserve-256 depth getppid-off getppid-graph forkexec-off forkexec-graph; do
+			 reserve-256 depth getppid-off getppid-graph forkexec-off forkexec-graph \
+			 kretprobe-1 kretprobe-16 fprobe-entry fprobe-exit; do
 			v=$(awk -v c="$c" '$1 == c { print $2 == "" ? "empty" : $2; exit }' "$f")
 			case "$f:$c:$v" in
 			*::) echo "$f: no line for $c" ;;

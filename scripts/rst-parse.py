@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Parse reStructuredText files with docutils, failing on any warning.
 
-Sphinx's toctree directive, which the kernel's index files use, and its
-ref and doc roles, which kprobes.rst uses, are accepted and not checked:
+Sphinx's toctree directive, which the kernel's index files use, the
+kernel's kernel-doc directive, and Sphinx's ref, doc and file roles,
+which kprobes.rst and fprobe.rst use, are accepted and not checked:
 docutils alone does not know them.
 """
 import sys
@@ -20,7 +21,9 @@ class Ignored(Directive):
     final_argument_whitespace = True
     option_spec = {'maxdepth': directives.unchanged, 'caption': directives.unchanged,
                    'hidden': directives.flag, 'numbered': directives.unchanged,
-                   'glob': directives.flag, 'titlesonly': directives.flag}
+                   'glob': directives.flag, 'titlesonly': directives.flag,
+                   'internal': directives.flag, 'export': directives.flag,
+                   'functions': directives.unchanged, 'identifiers': directives.unchanged}
 
     def run(self):
         return []
@@ -31,8 +34,9 @@ def sphinx_role(name, rawtext, text, lineno, inliner, options=None, content=None
     return [nodes.literal(rawtext, text)], []
 
 
-directives.register_directive('toctree', Ignored)
-for role in ('ref', 'doc'):
+for directive in ('toctree', 'kernel-doc'):
+    directives.register_directive(directive, Ignored)
+for role in ('ref', 'doc', 'file'):
     roles.register_local_role(role, sphinx_role)
 for path in sys.argv[1:]:
     with open(path, encoding='utf-8') as f:
