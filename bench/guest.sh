@@ -90,9 +90,14 @@ profile() {
 	function_graph) tracer function_graph fgraph_bench_target; cmd="loop 1000000000" ;;
 	users-*) cmd="users 1000000000 ${1#users-} ${1#users-} 0" ;;
 	entry-1) cmd="entry 1000000000" ;;
+	kretprobe-*) cmd="kretprobe 1000000000 ${1#kretprobe-}" ;;
+	fprobe-entry) cmd="fprobe 1000000000 0" ;;
+	fprobe-exit) cmd="fprobe 1000000000 1" ;;
 	*) echo "@@ bench profile: unknown case $1"; return 1 ;;
 	esac
-	echo "@@ bench profile ready"
+	# The debugger stops at the target's first call: its address, as a
+	# kretprobe on 6.1 never enters the function graph code
+	echo "@@ bench profile ready $(awk '$3 == "fgraph_bench_target" { print $1 }' /proc/kallsyms)"
 	echo "$cmd" > $run
 }
 

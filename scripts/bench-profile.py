@@ -1,7 +1,6 @@
-# gdb script of bench-profile.sh: attach to the guest, wait for the first
-# hooked call (prepare_ftrace_return() names the traced function), stop at
-# the function's next call and step through it until it returns to its
-# caller.  Prints each function's instruction count in the order first run;
+# gdb script of bench-profile.sh: attach to the guest, stop at the next
+# call of the target (TARGET, its address) and step through it until it
+# returns to its caller.  Prints each function's instruction count in the order first run;
 # the call's own code, its module's callbacks and ftrace's trampoline are
 # all outside the kernel's text and counted together.
 import bisect
@@ -35,10 +34,7 @@ def reg(r):
 
 run("set pagination off")
 run("target remote 127.0.0.1:" + os.environ["PORT"])
-run("hbreak prepare_ftrace_return")
-run("continue")
-func = reg("rdi")
-run("delete")
+func = int(os.environ["TARGET"], 16)
 run("hbreak *%#x" % func)
 run("continue")
 run("delete")

@@ -5,7 +5,8 @@
 # single-steps one call of the target from its first instruction back to
 # its caller, counting the instructions each function ran.  It uses the
 # x86_64 PREEMPT kernels (BENCH_CONFIGS has x86_64-preempt by default).
-# Usage: bench-profile.sh base|patched CASE   (CASE: function_graph, users-N, entry-1)
+# Usage: bench-profile.sh base|patched CASE
+# (CASE: function_graph, users-N, entry-1, kretprobe-N, fprobe-entry|exit)
 set -eu -o pipefail
 kernel=$1 case=$2
 top=$(realpath "$(dirname "$0")/..")
@@ -45,6 +46,8 @@ grep -q '^@@ bench profile ready' "$log" ||
 
 # The kernel's text symbols, sorted, for the script to name each address.
 nm -n "$obj/vmlinux" | awk '$2 ~ /^[tTwW]$/ { print $1, $3 }' > "$obj/bench/text.syms"
-SYMS=$obj/bench/text.syms PORT=$port timeout 600 gdb -q -batch -nx \
+target=$(sed -n 's/^@@ bench profile ready \([0-9a-f]*\).*/\1/p' "$log")
+[ -n "$target" ] || { echo "bench-profile: no target address in $log" >&2; exit 1; }
+SYMS=$obj/bench/text.syms PORT=$port TARGET=$target timeout 600 gdb -q -batch -nx \
 	-x scripts/bench-profile.py "$obj/vmlinux" 2>&1 | grep -v '^warning:' |
 	sed "1i # $kernel, $case: guest instructions of one hooked call, by function"
