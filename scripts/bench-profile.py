@@ -1,8 +1,9 @@
 # gdb script of bench-profile.sh: attach to the guest, stop at the next
 # call of the target (TARGET, its address) and step through it until it
-# returns to its caller.  Prints each function's instruction count in the order first run;
-# the call's own code, its module's callbacks and ftrace's trampoline are
-# all outside the kernel's text and counted together.
+# returns to its caller.  Prints each function's instruction count in the
+# order first run; the call's own code, its module's callbacks and
+# ftrace's trampoline are all outside the kernel's text and counted
+# together.
 import bisect
 import os
 
