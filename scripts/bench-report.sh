@@ -122,6 +122,8 @@ versions() {
 # one user as a level in the same colour.
 plot() {
 	local c n=0 plots=""
+	# Open shapes that stay apart when two lines lie on each other
+	local shapes=(12 6 2 8 4 10)
 	printf '%s\n' "$ref612" > "$dir/ref612.dat"
 	for c in "${confs[@]}"; do
 		use "$c"
@@ -129,7 +131,7 @@ plot() {
 		for k in 1 2 4 8 16; do
 			echo "$k $(per_call "$patched" "users-$k")"
 		done > "$dir/users-$c.dat"
-		plots="$plots \"$dir/users-$c.dat\" with linespoints lw 2 lc $n title \"$(conf_name "$c")\","
+		plots="$plots \"$dir/users-$c.dat\" with linespoints lw 2 lc $n pt ${shapes[n - 1]} ps 1.5 title \"$(conf_name "$c")\","
 		plots="$plots $(per_call "$base" users-1) with lines dt 3 lc $n title \"$(conf_name "$c"): 6.1, 1 user\","
 	done
 	gnuplot <<EOF
@@ -291,12 +293,16 @@ three significant digits.
 ## Targets
 
 Instructions per call, against unpatched 6.1 in the same configuration.
-Why a target is missed and what was tried: "Where the instructions go"
-below.
+Why a target is missed and what was tried: "Each target: why it is
+missed, and what was tried" below.
 
 $(target_table)
 
 ![instructions per call](calls.png)
+
+Each configuration has its own colour and point shape: where some count
+the same or nearly, as the three x86_64 models do with several users,
+their lines lie on each other and each point shows all their shapes.
 
 The upstream 6.12 line is not measured here: it is the reference the
 benchmark's issue gives for this machine kind and method.
