@@ -6,7 +6,7 @@
 #   Environment: SERIES_FULL=1 builds whole kernels; by default only
 #   kernel/trace/, kernel/kprobes.o, arch/x86/kernel/, lib/ and samples/,
 #   where the series changes code (a minute or two per patch and arch);
-#   SERIES_FROM=N starts at the Nth patch.
+#   SERIES_FROM=N starts at the Nth patch, SERIES_TO=N stops after the Nth.
 set -eu -o pipefail
 tree=$1
 shift
@@ -30,6 +30,7 @@ for arch in $arches; do
 	for c in "${commits[@]}"; do
 		n=$((n + 1))
 		[ "$n" -ge "${SERIES_FROM:-1}" ] || continue
+		[ "$n" -le "${SERIES_TO:-${#commits[@]}}" ] || break
 		subject=$(git -C "$tree" log -1 --format=%s "$c")
 		git -C "$tree" checkout -q --detach "$c"
 		log=$top/build/logs/series-$arch-$(printf %02d $n).log
