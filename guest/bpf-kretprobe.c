@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A BPF program at the return of vfs_read(), attached the two ways a BPF
+ * tool attaches one, with nothing but the bpf(2) and perf_event_open(2)
+ * system calls:
+ *
+ *   kprobe   a perf kretprobe event (the kprobe PMU) and
+ *            PERF_EVENT_IOC_SET_BPF, as bcc and libbpf's legacy path do;
+ *   multi    a kprobe_multi link with BPF_F_KPROBE_MULTI_RETURN (fprobe).
+ *
+ * Either way the probe must be on the function graph shadow stack: the
+ * kretprobe listed [FGRAPH] in kprobes/list, the fprobe a user of its own
+ * in fgraph_users.
+ *
+ * This process then reads the first 64 bytes of /proc/version three
+ * times.  The program, which runs only for this process, counts its runs
+ * and keeps the return value, the instruction pointer and a stack trace
+ * from the registers it is given.  What it kept must show three calls that each
+ * returned 64 into ksys_read(), and a stack trace that names ksys_read()
+ * and no return trampoline.
+ *
+ *   bpf-kretprobe kprobe|multi
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <linux/perf_event.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <asm/ptrace.h>
+
+#define FUNC	"vfs_read"
+#define CALLER	"ksys_read"
+#define CALLS	3
+#define DEPTH	16
+
+#ifdef __x86_64__
+#define REG_RET	offsetof(struct pt_regs, rax)
+#define REG_IP	offsetof(struct pt_regs, rip)
+#define REG_SZ	BPF_DW
+#else
+#define REG_RET	offsetof(struct pt_regs, eax)
+#define REG_IP	offsetof(struct pt_regs, eip)
+#define REG_SZ	BPF_W
+#endif
+
+/* The map's one value, as the program fills it */
+struct seen {
+	uint64_t runs;
+	uint64_t ret;
+	uint64_t ip;
+	int64_t stack_bytes;
+	uint64_t stack[DEPTH];
+};
+
+/* A jump to the program's last two instructions: "return 0" */
+#define OUT	0x7fff
+
+#define INSN(c, d, s, o, i) \
+	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
+			    .off = (o), .imm = (i) })
+
+static void die(const char *what)
+{
+	printf("bpf-kretprobe: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void fail(const char *what)
+{
+	printf("bpf-kretprobe: %s\n", what);
+	exit(1);
+}
+
+static long sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+static int map_create(void)
+{
+	union bpf_attr a = {
+		.map_type = BPF_MAP_TYPE_ARRAY,
+		.key_size = 4,
+		.value_size = sizeof(struct seen),
+		.max_entries = 1,
+	};
+	int fd = sys_bpf(BPF_MAP_CREATE, &a);
+
+	if (fd < 0)
+		die("BPF_MAP_CREATE");
+	return fd;
+}
+
+/*
+ * if (current's tgid != tgid) return 0;
+ * v = &map[0]; v->runs++; v->ret = regs->ax; v->ip = regs->ip;
+ * v->stack_bytes = bpf_get_stack(regs, v->stack, sizeof(v->stack), 0);
+ */
+static int prog_load(int map, int tgid, int multi)
+{
+	struct bpf_insn insn[] = {
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0),
+		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_current_pid_tgid),
+		INSN(BPF_ALU64 | BPF_RSH | BPF_K, 0, 0, 0, 32),
+		INSN(BPF_JMP | BPF_JNE | BPF_K, 0, 0, OUT, tgid),
+		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 2, 10, 0, 0),
+		INSN(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4),
+		INSN(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_FD, 0, map),
+		INSN(0, 0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem),
+		INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, OUT, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 7, 0, 0, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1),
+		INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 7, 1,
+		     offsetof(struct seen, runs), BPF_ADD),
+		INSN(BPF_LDX | BPF_MEM | REG_SZ, 1, 6, REG_RET, 0),
+		INSN(BPF_STX | BPF_MEM | BPF_DW, 7, 1, offsetof(struct seen, ret), 0),
+		INSN(BPF_LDX | BPF_MEM | REG_SZ, 1, 6, REG_IP, 0),
+		INSN(BPF_STX | BPF_MEM | BPF_DW, 7, 1, offsetof(struct seen, ip), 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 2, 7, 0, 0),
+		INSN(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0,
+		     offsetof(struct seen, stack)),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 3, 0, 0, DEPTH * 8),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 4, 0, 0, 0),
+		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_stack),
+		INSN(BPF_STX | BPF_MEM | BPF_DW, 7, 0,
+		     offsetof(struct seen, stack_bytes), 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	static char log[65536];
+	union bpf_attr a = {
+		.prog_type = BPF_PROG_TYPE_KPROBE,
+		.insns = (uintptr_t)insn,
+		.insn_cnt = sizeof(insn) / sizeof(insn[0]),
+		.license = (uintptr_t)"GPL",
+		.log_buf = (uintptr_t)log,
+		.log_size = sizeof(log),
+		.log_level = 1,
+		.expected_attach_type = multi ? BPF_TRACE_KPROBE_MULTI : 0,
+	};
+	int i, n = a.insn_cnt, fd;
+
+	for (i = 0; i < n; i++)
+		if (BPF_CLASS(insn[i].code) == BPF_JMP && insn[i].off == OUT)
+			insn[i].off = n - 2 - (i + 1);
+	fd = sys_bpf(BPF_PROG_LOAD, &a);
+	if (fd < 0) {
+		printf("%s", log);
+		die("BPF_PROG_LOAD");
+	}
+	return fd;
+}
+
+static int read_int(const char *path, const char *prefix)
+{
+	char buf[64];
+	FILE *f = fopen(path, "r");
+	int v;
+
+	if (!f)
+		die(path);
+	if (!fgets(buf, sizeof(buf), f) ||
+	    strncmp(buf, prefix, strlen(prefix)) ||
+	    sscanf(buf + strlen(prefix), "%d", &v) != 1)
+		fail(path);
+	fclose(f);
+	return v;
+}
+
+/* A kretprobe perf event on FUNC running the program */
+static int attach_kprobe(int prog)
+{
+	const char *pmu = "/sys/bus/event_source/devices/kprobe";
+	char path[128];
+	struct perf_event_attr a = { .size = sizeof(a) };
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/type", pmu);
+	a.type = read_int(path, "");
+	snprintf(path, sizeof(path), "%s/format/retprobe", pmu);
+	a.config = 1ULL << read_int(path, "config:");
+	a.config1 = (uintptr_t)FUNC;	/* kprobe_func */
+	fd = syscall(__NR_perf_event_open, &a, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		die("perf_event_open(kretprobe " FUNC ")");
+	if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog))
+		die("PERF_EVENT_IOC_SET_BPF");
+	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+		die("PERF_EVENT_IOC_ENABLE");
+	return fd;
+}
+
+/* A kprobe_multi link at FUNC's return running the program */
+static int attach_multi(int prog)
+{
+	const char *syms[] = { FUNC };
+	union bpf_attr a = {
+		.link_create = {
+			.prog_fd = prog,
+			.attach_type = BPF_TRACE_KPROBE_MULTI,
+			.kprobe_multi = {
+				.flags = BPF_F_KPROBE_MULTI_RETURN,
+				.cnt = 1,
+				.syms = (uintptr_t)syms,
+			},
+		},
+	};
+	int fd = sys_bpf(BPF_LINK_CREATE, &a);
+
+	if (fd < 0)
+		die("BPF_LINK_CREATE(kprobe_multi return " FUNC ")");
+	return fd;
+}
+
+/* How many lines of @path have @a and @b in them */
+static int count_lines(const char *path, const char *a, const char *b)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	if (!f)
+		die(path);
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, a) && strstr(line, b);
+	fclose(f);
+	return n;
+}
+
+#define KPROBES	"/sys/kernel/debug/kprobes/list"
+#define USERS	"/sys/kernel/tracing/fgraph_users"
+
+/* What the probe's attachment must add: an fprobe user, or a kretprobe */
+static int on_fgraph(int multi)
+{
+	return multi ? count_lines(USERS, " fprobe\n", "")
+		     : count_lines(KPROBES, " " FUNC "+0x0 ", "[FGRAPH]");
+}
+
+static void read_version(void)
+{
+	char buf[64];
+	int fd = open("/proc/version", O_RDONLY), i;
+
+	if (fd < 0)
+		die("/proc/version");
+	/* read(2), not pread(2): vfs_read() returns into ksys_read() */
+	for (i = 0; i < CALLS; i++)
+		if (lseek(fd, 0, SEEK_SET) || read(fd, buf, sizeof(buf)) != sizeof(buf))
+			fail("short read of /proc/version");
+	close(fd);
+}
+
+static void lookup(int map, struct seen *s)
+{
+	uint32_t key = 0;
+	union bpf_attr a = {
+		.map_fd = map,
+		.key = (uintptr_t)&key,
+		.value = (uintptr_t)s,
+	};
+
+	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &a))
+		die("BPF_MAP_LOOKUP_ELEM");
+}
+
+/* The kallsyms symbol containing @addr: its name and offset */
+static int symbolize(uint64_t addr, char *name, uint64_t *off)
+{
+	char line[512], sym[256], best[256] = "", type;
+	unsigned long long a, best_a = 0;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		die("/proc/kallsyms");
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &a, &type, sym) != 3)
+			continue;
+		if ((type == 't' || type == 'T') && a <= addr && a > best_a) {
+			best_a = a;
+			strcpy(best, sym);
+		}
+	}
+	fclose(f);
+	strcpy(name, best);
+	*off = addr - best_a;
+	return best_a != 0;
+}
+
+static int is_trampoline(const char *name)
+{
+	return strstr(name, "return_to_handler") ||
+	       strstr(name, "rethook_trampoline") ||
+	       strstr(name, "kretprobe_trampoline");
+}
+
+static void check(const struct seen *s)
+{
+	char name[256];
+	uint64_t off;
+	int i, n, callers = 0;
+
+	printf("runs %llu, return value %llu\n", (unsigned long long)s->runs,
+	       (unsigned long long)s->ret);
+	if (s->runs != CALLS)
+		fail("the program did not run once for each of the 3 calls");
+	if (s->ret != 64)
+		fail("the return value is not the 64 bytes read");
+	symbolize(s->ip, name, &off);
+	printf("instruction pointer %s+0x%llx\n", name, (unsigned long long)off);
+	if (strcmp(name, CALLER) || !off)
+		fail("the instruction pointer is not in " CALLER "()");
+	if (s->stack_bytes <= 0)
+		fail("bpf_get_stack() gave no stack trace");
+	n = s->stack_bytes / 8;
+	for (i = 0; i < n; i++) {
+		symbolize(s->stack[i], name, &off);
+		printf("  %s+0x%llx\n", name, (unsigned long long)off);
+		if (is_trampoline(name))
+			fail("a return trampoline in the stack trace");
+		callers += !strcmp(name, CALLER);
+	}
+	if (callers != 1)
+		fail("the stack trace does not name " CALLER "() once");
+}
+
+int main(int argc, char **argv)
+{
+	struct seen s, before_reads;
+	int multi, map, prog, link, before;
+
+	if (argc != 2 || (strcmp(argv[1], "kprobe") && strcmp(argv[1], "multi")))
+		fail("usage: bpf-kretprobe kprobe|multi");
+	multi = !strcmp(argv[1], "multi");
+	setvbuf(stdout, NULL, _IONBF, 0);
+	map = map_create();
+	prog = prog_load(map, getpid(), multi);
+	before = on_fgraph(multi);
+	link = multi ? attach_multi(prog) : attach_kprobe(prog);
+	if (on_fgraph(multi) != before + 1)
+		fail(multi ? "the fprobe is not a user in fgraph_users"
+			   : "the kretprobe is not listed [FGRAPH] in kprobes/list");
+	/* Reading those files ran the program too: count from here */
+	lookup(map, &before_reads);
+	read_version();
+	close(link);
+	lookup(map, &s);
+	s.runs -= before_reads.runs;
+	check(&s);
+	printf("bpf-kretprobe: %s: ok\n", argv[1]);
+	return 0;
+}
