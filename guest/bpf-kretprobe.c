@@ -5,19 +5,26 @@
  * system calls:
  *
  *   kprobe   a perf kretprobe event (the kprobe PMU) and
- *            PERF_EVENT_IOC_SET_BPF, as bcc and libbpf's legacy path do;
+ *            PERF_EVENT_IOC_SET_BPF, as libbpf's
+ *            bpf_program__attach_kprobe() and bcc do;
  *   multi    a kprobe_multi link with BPF_F_KPROBE_MULTI_RETURN (fprobe).
+ *            6.1 has kprobe_multi links on 64-bit kernels only: on i386
+ *            this says so and passes.
  *
  * Either way the probe must be on the function graph shadow stack: the
  * kretprobe listed [FGRAPH] in kprobes/list, the fprobe a user of its own
  * in fgraph_users.
  *
  * This process then reads the first 64 bytes of /proc/version three
- * times.  The program, which runs only for this process, counts its runs
- * and keeps the return value, the instruction pointer and a stack trace
- * from the registers it is given.  What it kept must show three calls that each
- * returned 64 into ksys_read(), and a stack trace that names ksys_read()
- * and no return trampoline.
+ * times, while the function_graph tracer in an instance hooks vfs_read()'s
+ * caller ksys_read(), whose return address on the stack is then the
+ * tracer's trampoline.  The program, which runs only for this process,
+ * counts its runs, the sum of the return values and the runs whose
+ * instruction pointer lies in ksys_read(), and keeps the last run's
+ * bpf_get_func_ip() and stack trace.  All three calls must have returned
+ * 64 into ksys_read(), the function must be vfs_read(), and the stack
+ * trace must name ksys_read() once and no return trampoline: the unwinder
+ * must have put the real return address in place of the tracer's.
  *
  *   bpf-kretprobe kprobe|multi
  */
@@ -32,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <asm/ptrace.h>
@@ -39,7 +47,12 @@
 #define FUNC	"vfs_read"
 #define CALLER	"ksys_read"
 #define CALLS	3
+#define BYTES	64
 #define DEPTH	16
+
+#define KPROBES	"/sys/kernel/debug/kprobes/list"
+#define USERS	"/sys/kernel/tracing/fgraph_users"
+#define INST	"/sys/kernel/tracing/instances/bpf_kretprobe"
 
 #ifdef __x86_64__
 #define REG_RET	offsetof(struct pt_regs, rax)
@@ -54,8 +67,10 @@
 /* The map's one value, as the program fills it */
 struct seen {
 	uint64_t runs;
-	uint64_t ret;
+	uint64_t ret_sum;
+	uint64_t ip_in_caller;
 	uint64_t ip;
+	uint64_t func_ip;
 	int64_t stack_bytes;
 	uint64_t stack[DEPTH];
 };
@@ -66,16 +81,45 @@ struct seen {
 #define INSN(c, d, s, o, i) \
 	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
 			    .off = (o), .imm = (i) })
+/* dst = imm64: two instructions */
+#define LD_IMM64(d, s, v) \
+	INSN(BPF_LD | BPF_DW | BPF_IMM, d, s, 0, (uint32_t)(v)), \
+	INSN(0, 0, 0, 0, (uint32_t)((uint64_t)(v) >> 32))
+#define ATOMIC_ADD(d, s, field) \
+	INSN(BPF_STX | BPF_ATOMIC | BPF_DW, d, s, offsetof(struct seen, field), \
+	     BPF_ADD)
+#define STORE(d, s, field) \
+	INSN(BPF_STX | BPF_MEM | BPF_DW, d, s, offsetof(struct seen, field), 0)
+
+static int instance_made;
+
+static void cleanup(void)
+{
+	int fd;
+
+	if (!instance_made)
+		return;
+	fd = open(INST "/current_tracer", O_WRONLY);
+	if (fd >= 0) {
+		if (write(fd, "nop", 3) != 3)
+			printf("bpf-kretprobe: cannot stop the instance's tracer\n");
+		close(fd);
+	}
+	rmdir(INST);
+	instance_made = 0;
+}
 
 static void die(const char *what)
 {
 	printf("bpf-kretprobe: %s: %s\n", what, strerror(errno));
+	cleanup();
 	exit(1);
 }
 
 static void fail(const char *what)
 {
 	printf("bpf-kretprobe: %s\n", what);
+	cleanup();
 	exit(1);
 }
 
@@ -101,10 +145,12 @@ static int map_create(void)
 
 /*
  * if (current's tgid != tgid) return 0;
- * v = &map[0]; v->runs++; v->ret = regs->ax; v->ip = regs->ip;
+ * v = &map[0]; v->runs++; v->ret_sum += regs->ax; v->ip = regs->ip;
+ * if (lo <= v->ip && v->ip < hi) v->ip_in_caller++;
+ * v->func_ip = bpf_get_func_ip(regs);
  * v->stack_bytes = bpf_get_stack(regs, v->stack, sizeof(v->stack), 0);
  */
-static int prog_load(int map, int tgid, int multi)
+static int prog_load(int map, int tgid, uint64_t lo, uint64_t hi, int multi)
 {
 	struct bpf_insn insn[] = {
 		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0),
@@ -114,18 +160,26 @@ static int prog_load(int map, int tgid, int multi)
 		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, 0),
 		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 2, 10, 0, 0),
 		INSN(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4),
-		INSN(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_FD, 0, map),
-		INSN(0, 0, 0, 0, 0),
+		LD_IMM64(1, BPF_PSEUDO_MAP_FD, map),
 		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem),
 		INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, OUT, 0),
 		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 7, 0, 0, 0),
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1),
-		INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 7, 1,
-		     offsetof(struct seen, runs), BPF_ADD),
+		ATOMIC_ADD(7, 1, runs),
 		INSN(BPF_LDX | BPF_MEM | REG_SZ, 1, 6, REG_RET, 0),
-		INSN(BPF_STX | BPF_MEM | BPF_DW, 7, 1, offsetof(struct seen, ret), 0),
+		ATOMIC_ADD(7, 1, ret_sum),
 		INSN(BPF_LDX | BPF_MEM | REG_SZ, 1, 6, REG_IP, 0),
-		INSN(BPF_STX | BPF_MEM | BPF_DW, 7, 1, offsetof(struct seen, ip), 0),
+		STORE(7, 1, ip),
+		/* Both jumps below go to the bpf_get_func_ip() call */
+		LD_IMM64(2, 0, lo),
+		INSN(BPF_JMP | BPF_JLT | BPF_X, 1, 2, 5, 0),
+		LD_IMM64(2, 0, hi),
+		INSN(BPF_JMP | BPF_JGE | BPF_X, 1, 2, 2, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1),
+		ATOMIC_ADD(7, 1, ip_in_caller),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0),
+		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_func_ip),
+		STORE(7, 0, func_ip),
 		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0),
 		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 2, 7, 0, 0),
 		INSN(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0,
@@ -133,8 +187,7 @@ static int prog_load(int map, int tgid, int multi)
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 3, 0, 0, DEPTH * 8),
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 4, 0, 0, 0),
 		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_stack),
-		INSN(BPF_STX | BPF_MEM | BPF_DW, 7, 0,
-		     offsetof(struct seen, stack_bytes), 0),
+		STORE(7, 0, stack_bytes),
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
@@ -238,9 +291,6 @@ static int count_lines(const char *path, const char *a, const char *b)
 	return n;
 }
 
-#define KPROBES	"/sys/kernel/debug/kprobes/list"
-#define USERS	"/sys/kernel/tracing/fgraph_users"
-
 /* What the probe's attachment must add: an fprobe user, or a kretprobe */
 static int on_fgraph(int multi)
 {
@@ -248,16 +298,38 @@ static int on_fgraph(int multi)
 		     : count_lines(KPROBES, " " FUNC "+0x0 ", "[FGRAPH]");
 }
 
+static void write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+
+	if (fd < 0)
+		die(path);
+	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		die(path);
+	close(fd);
+}
+
+/* The function_graph tracer on CALLER alone, in an instance of its own */
+static void hook_caller(void)
+{
+	if (mkdir(INST, 0755))
+		die("mkdir " INST);
+	instance_made = 1;
+	write_file(INST "/set_ftrace_filter", CALLER);
+	write_file(INST "/current_tracer", "function_graph");
+}
+
 static void read_version(void)
 {
-	char buf[64];
+	char buf[BYTES];
 	int fd = open("/proc/version", O_RDONLY), i;
 
 	if (fd < 0)
 		die("/proc/version");
 	/* read(2), not pread(2): vfs_read() returns into ksys_read() */
 	for (i = 0; i < CALLS; i++)
-		if (lseek(fd, 0, SEEK_SET) || read(fd, buf, sizeof(buf)) != sizeof(buf))
+		if (lseek(fd, 0, SEEK_SET) ||
+		    read(fd, buf, sizeof(buf)) != sizeof(buf))
 			fail("short read of /proc/version");
 	close(fd);
 }
@@ -275,27 +347,54 @@ static void lookup(int map, struct seen *s)
 		die("BPF_MAP_LOOKUP_ELEM");
 }
 
-/* The kallsyms symbol containing @addr: its name and offset */
-static int symbolize(uint64_t addr, char *name, uint64_t *off)
+/*
+ * The kallsyms text symbol containing @addr: its name, start and the next
+ * symbol's start (@end may be NULL)
+ */
+static uint64_t symbolize(uint64_t addr, char *name, uint64_t *end)
 {
-	char line[512], sym[256], best[256] = "", type;
-	unsigned long long a, best_a = 0;
+	char line[512], sym[256], type;
+	unsigned long long a, start = 0, next = ~0ULL;
 	FILE *f = fopen("/proc/kallsyms", "r");
 
 	if (!f)
 		die("/proc/kallsyms");
+	strcpy(name, "?");
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &a, &type, sym) != 3)
+		if (sscanf(line, "%llx %c %255s", &a, &type, sym) != 3 ||
+		    (type != 't' && type != 'T'))
 			continue;
-		if ((type == 't' || type == 'T') && a <= addr && a > best_a) {
-			best_a = a;
-			strcpy(best, sym);
+		if (a <= addr && a > start) {
+			start = a;
+			strcpy(name, sym);
+		} else if (a > addr && a < next) {
+			next = a;
 		}
 	}
 	fclose(f);
-	strcpy(name, best);
-	*off = addr - best_a;
-	return best_a != 0;
+	if (end)
+		*end = next;
+	return start;
+}
+
+/* The address of the text symbol @name */
+static uint64_t sym_addr(const char *name)
+{
+	char line[512], sym[256], type;
+	unsigned long long a;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		die("/proc/kallsyms");
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &a, &type, sym) == 3 &&
+		    (type == 't' || type == 'T') && !strcmp(sym, name)) {
+			fclose(f);
+			return a;
+		}
+	fclose(f);
+	fail("a function is not in /proc/kallsyms");
+	return 0;
 }
 
 static int is_trampoline(const char *name)
@@ -305,58 +404,82 @@ static int is_trampoline(const char *name)
 	       strstr(name, "kretprobe_trampoline");
 }
 
-static void check(const struct seen *s)
+static void check_stack(const struct seen *s)
 {
 	char name[256];
-	uint64_t off;
-	int i, n, callers = 0;
+	int i, callers = 0;
 
-	printf("runs %llu, return value %llu\n", (unsigned long long)s->runs,
-	       (unsigned long long)s->ret);
-	if (s->runs != CALLS)
-		fail("the program did not run once for each of the 3 calls");
-	if (s->ret != 64)
-		fail("the return value is not the 64 bytes read");
-	symbolize(s->ip, name, &off);
-	printf("instruction pointer %s+0x%llx\n", name, (unsigned long long)off);
-	if (strcmp(name, CALLER) || !off)
-		fail("the instruction pointer is not in " CALLER "()");
 	if (s->stack_bytes <= 0)
 		fail("bpf_get_stack() gave no stack trace");
-	n = s->stack_bytes / 8;
-	for (i = 0; i < n; i++) {
-		symbolize(s->stack[i], name, &off);
-		printf("  %s+0x%llx\n", name, (unsigned long long)off);
+	for (i = 0; i < s->stack_bytes / 8; i++) {
+		uint64_t start = symbolize(s->stack[i], name, NULL);
+
+		printf("  %s+0x%llx\n", name,
+		       (unsigned long long)(s->stack[i] - start));
 		if (is_trampoline(name))
 			fail("a return trampoline in the stack trace");
 		callers += !strcmp(name, CALLER);
 	}
 	if (callers != 1)
 		fail("the stack trace does not name " CALLER "() once");
+	if (s->stack_bytes / 8 < 2)
+		fail("the stack trace ends at " CALLER "()");
+}
+
+static void check(const struct seen *s)
+{
+	char name[256];
+	uint64_t start = symbolize(s->ip, name, NULL);
+
+	printf("runs %llu, return values %llu in all, %llu into " CALLER "()\n",
+	       (unsigned long long)s->runs, (unsigned long long)s->ret_sum,
+	       (unsigned long long)s->ip_in_caller);
+	printf("last instruction pointer %s+0x%llx\n", name,
+	       (unsigned long long)(s->ip - start));
+	if (s->runs != CALLS)
+		fail("the program did not run once for each of the 3 calls");
+	if (s->ret_sum != CALLS * BYTES)
+		fail("the return values are not the 64 bytes each call read");
+	if (s->ip_in_caller != CALLS)
+		fail("an instruction pointer is not in " CALLER "()");
+	if (s->func_ip != sym_addr(FUNC))
+		fail("bpf_get_func_ip() is not " FUNC "()");
+	check_stack(s);
 }
 
 int main(int argc, char **argv)
 {
 	struct seen s, before_reads;
 	int multi, map, prog, link, before;
+	uint64_t lo, hi;
+	char name[256];
 
 	if (argc != 2 || (strcmp(argv[1], "kprobe") && strcmp(argv[1], "multi")))
 		fail("usage: bpf-kretprobe kprobe|multi");
 	multi = !strcmp(argv[1], "multi");
 	setvbuf(stdout, NULL, _IONBF, 0);
+	if (multi && sizeof(void *) == 4) {
+		printf("bpf-kretprobe: multi: 6.1 has no kprobe_multi links on a 32-bit kernel: skipped\n");
+		return 0;
+	}
+	lo = symbolize(sym_addr(CALLER), name, &hi);
 	map = map_create();
-	prog = prog_load(map, getpid(), multi);
+	prog = prog_load(map, getpid(), lo, hi, multi);
 	before = on_fgraph(multi);
 	link = multi ? attach_multi(prog) : attach_kprobe(prog);
 	if (on_fgraph(multi) != before + 1)
 		fail(multi ? "the fprobe is not a user in fgraph_users"
 			   : "the kretprobe is not listed [FGRAPH] in kprobes/list");
-	/* Reading those files ran the program too: count from here */
+	hook_caller();
+	/* What ran the program so far is not counted */
 	lookup(map, &before_reads);
 	read_version();
 	close(link);
+	cleanup();
 	lookup(map, &s);
 	s.runs -= before_reads.runs;
+	s.ret_sum -= before_reads.ret_sum;
+	s.ip_in_caller -= before_reads.ip_in_caller;
 	check(&s);
 	printf("bpf-kretprobe: %s: ok\n", argv[1]);
 	return 0;
