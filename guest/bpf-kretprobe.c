@@ -9,22 +9,24 @@
  *            bpf_program__attach_kprobe() and bcc do;
  *   multi    a kprobe_multi link with BPF_F_KPROBE_MULTI_RETURN (fprobe).
  *            6.1 has kprobe_multi links on 64-bit kernels only: on i386
- *            this says so and passes.
+ *            the link must be refused with EOPNOTSUPP.
  *
  * Either way the probe must be on the function graph shadow stack: the
  * kretprobe listed [FGRAPH] in kprobes/list, the fprobe a user of its own
  * in fgraph_users.
  *
  * This process then reads the first 64 bytes of /proc/version three
- * times, while the function_graph tracer in an instance hooks vfs_read()'s
- * caller ksys_read(), whose return address on the stack is then the
- * tracer's trampoline.  The program, which runs only for this process,
- * counts its runs, the sum of the return values and the runs whose
- * instruction pointer lies in ksys_read(), and keeps the last run's
- * bpf_get_func_ip() and stack trace.  All three calls must have returned
- * 64 into ksys_read(), the function must be vfs_read(), and the stack
- * trace must name ksys_read() once and no return trampoline: the unwinder
- * must have put the real return address in place of the tracer's.
+ * times, and three times more while the function_graph tracer in an
+ * instance hooks vfs_read()'s caller ksys_read(), whose return address on
+ * the stack is then the tracer's trampoline.  The program, which runs only
+ * for this process, counts its runs, the sum of the return values and the
+ * runs whose instruction pointer lies in ksys_read(), and keeps the last
+ * run's bpf_get_func_ip() and stack trace.  All six calls must have
+ * returned 64 into ksys_read(), the function must be vfs_read(), the
+ * tracer must have seen ksys_read(), and the stack trace must start at
+ * the instruction pointer, name ksys_read() once and no return trampoline,
+ * and be the same with the caller hooked as without: the unwinder must
+ * have put the real return address in place of the tracer's.
  *
  *   bpf-kretprobe kprobe|multi
  */
@@ -254,7 +256,7 @@ static int attach_kprobe(int prog)
 	return fd;
 }
 
-/* A kprobe_multi link at FUNC's return running the program */
+/* A kprobe_multi link at FUNC's return running the program, or -1 */
 static int attach_multi(int prog)
 {
 	const char *syms[] = { FUNC };
@@ -269,11 +271,7 @@ static int attach_multi(int prog)
 			},
 		},
 	};
-	int fd = sys_bpf(BPF_LINK_CREATE, &a);
-
-	if (fd < 0)
-		die("BPF_LINK_CREATE(kprobe_multi return " FUNC ")");
-	return fd;
+	return sys_bpf(BPF_LINK_CREATE, &a);
 }
 
 /* How many lines of @path have @a and @b in them */
@@ -312,11 +310,30 @@ static void write_file(const char *path, const char *s)
 /* The function_graph tracer on CALLER alone, in an instance of its own */
 static void hook_caller(void)
 {
+	/* One left by a run that was killed */
+	instance_made = access(INST, F_OK) == 0;
+	cleanup();
 	if (mkdir(INST, 0755))
 		die("mkdir " INST);
 	instance_made = 1;
 	write_file(INST "/set_ftrace_filter", CALLER);
 	write_file(INST "/current_tracer", "function_graph");
+}
+
+/*
+ * Did the instance's tracer see CALLER?  Its buffer is stopped first: the
+ * reads of the trace file would be traced, and read, without end.
+ */
+static void check_hooked(void)
+{
+	int n;
+
+	write_file(INST "/tracing_on", "0");
+	n = count_lines(INST "/trace", " " CALLER "()", "");
+
+	printf("the instance's tracer saw %d calls of " CALLER "()\n", n);
+	if (n < CALLS)
+		fail("the tracer in the instance did not hook " CALLER "()");
 }
 
 static void read_version(void)
@@ -347,6 +364,12 @@ static void lookup(int map, struct seen *s)
 		die("BPF_MAP_LOOKUP_ELEM");
 }
 
+/* A kallsyms type of code: local, global or weak */
+static int is_text(char type)
+{
+	return strchr("tTwW", type) != NULL;
+}
+
 /*
  * The kallsyms text symbol containing @addr: its name, start and the next
  * symbol's start (@end may be NULL)
@@ -362,7 +385,7 @@ static uint64_t symbolize(uint64_t addr, char *name, uint64_t *end)
 	strcpy(name, "?");
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%llx %c %255s", &a, &type, sym) != 3 ||
-		    (type != 't' && type != 'T'))
+		    !is_text(type))
 			continue;
 		if (a <= addr && a > start) {
 			start = a;
@@ -388,7 +411,7 @@ static uint64_t sym_addr(const char *name)
 		die("/proc/kallsyms");
 	while (fgets(line, sizeof(line), f))
 		if (sscanf(line, "%llx %c %255s", &a, &type, sym) == 3 &&
-		    (type == 't' || type == 'T') && !strcmp(sym, name)) {
+		    is_text(type) && !strcmp(sym, name)) {
 			fclose(f);
 			return a;
 		}
@@ -411,6 +434,8 @@ static void check_stack(const struct seen *s)
 
 	if (s->stack_bytes <= 0)
 		fail("bpf_get_stack() gave no stack trace");
+	if (s->stack[0] != s->ip)
+		fail("the stack trace does not start at the instruction pointer");
 	for (i = 0; i < s->stack_bytes / 8; i++) {
 		uint64_t start = symbolize(s->stack[i], name, NULL);
 
@@ -426,7 +451,7 @@ static void check_stack(const struct seen *s)
 		fail("the stack trace ends at " CALLER "()");
 }
 
-static void check(const struct seen *s)
+static void check(const struct seen *s, const struct seen *unhooked)
 {
 	char name[256];
 	uint64_t start = symbolize(s->ip, name, NULL);
@@ -436,20 +461,26 @@ static void check(const struct seen *s)
 	       (unsigned long long)s->ip_in_caller);
 	printf("last instruction pointer %s+0x%llx\n", name,
 	       (unsigned long long)(s->ip - start));
-	if (s->runs != CALLS)
-		fail("the program did not run once for each of the 3 calls");
-	if (s->ret_sum != CALLS * BYTES)
+	if (s->runs != 2 * CALLS)
+		fail("the program did not run once for each of the 6 calls");
+	if (s->ret_sum != 2 * CALLS * BYTES)
 		fail("the return values are not the 64 bytes each call read");
-	if (s->ip_in_caller != CALLS)
+	if (s->ip_in_caller != 2 * CALLS)
 		fail("an instruction pointer is not in " CALLER "()");
 	if (s->func_ip != sym_addr(FUNC))
 		fail("bpf_get_func_ip() is not " FUNC "()");
+	printf("stack trace, " CALLER "() not hooked:\n");
+	check_stack(unhooked);
+	printf("stack trace, " CALLER "() hooked:\n");
 	check_stack(s);
+	if (s->stack_bytes != unhooked->stack_bytes ||
+	    memcmp(s->stack, unhooked->stack, s->stack_bytes))
+		fail("the stack trace through the hooked " CALLER "() differs");
 }
 
 int main(int argc, char **argv)
 {
-	struct seen s, before_reads;
+	struct seen s, before_reads, unhooked;
 	int multi, map, prog, link, before;
 	uint64_t lo, hi;
 	char name[256];
@@ -458,29 +489,39 @@ int main(int argc, char **argv)
 		fail("usage: bpf-kretprobe kprobe|multi");
 	multi = !strcmp(argv[1], "multi");
 	setvbuf(stdout, NULL, _IONBF, 0);
-	if (multi && sizeof(void *) == 4) {
-		printf("bpf-kretprobe: multi: 6.1 has no kprobe_multi links on a 32-bit kernel: skipped\n");
-		return 0;
-	}
+	alarm(120);	/* a hang fails the test, not the whole run */
 	lo = symbolize(sym_addr(CALLER), name, &hi);
 	map = map_create();
 	prog = prog_load(map, getpid(), lo, hi, multi);
+	if (multi && sizeof(void *) == 4) {
+		if (attach_multi(prog) >= 0 || errno != EOPNOTSUPP)
+			fail("a kprobe_multi link on a 32-bit kernel was not refused with EOPNOTSUPP");
+		printf("bpf-kretprobe: multi: refused on a 32-bit kernel, as in 6.1\n");
+		return 0;
+	}
 	before = on_fgraph(multi);
 	link = multi ? attach_multi(prog) : attach_kprobe(prog);
+	if (link < 0)
+		die("BPF_LINK_CREATE(kprobe_multi return " FUNC ")");
 	if (on_fgraph(multi) != before + 1)
 		fail(multi ? "the fprobe is not a user in fgraph_users"
 			   : "the kretprobe is not listed [FGRAPH] in kprobes/list");
-	hook_caller();
 	/* What ran the program so far is not counted */
 	lookup(map, &before_reads);
+	printf("%s: 3 reads\n", argv[1]);
+	read_version();
+	lookup(map, &unhooked);
+	hook_caller();
+	printf("%s: 3 reads with " CALLER "() hooked\n", argv[1]);
 	read_version();
 	close(link);
+	check_hooked();
 	cleanup();
 	lookup(map, &s);
 	s.runs -= before_reads.runs;
 	s.ret_sum -= before_reads.ret_sum;
 	s.ip_in_caller -= before_reads.ip_in_caller;
-	check(&s);
+	check(&s, &unhooked);
 	printf("bpf-kretprobe: %s: ok\n", argv[1]);
 	return 0;
 }
