@@ -2,7 +2,7 @@
 # Apply patches/series to a user's own Linux 6.1 tree: git am in a git tree,
 # patch -p1 otherwise.  Refuses a tree that is not 6.1 or already has it.
 # Usage: apply.sh KSRC PATCHDIR
-set -eu
+set -eu -o pipefail
 ksrc=${1:-} pdir=$(realpath "$2")
 
 die() { echo "apply: $*" >&2; exit 1; }

@@ -45,6 +45,14 @@ bench_files() {
 	install -m 755 bench/guest.sh "$obj/bench/guest.sh"
 }
 
+# The loop sizes given on the host, for the guest's command line
+# (guest/init hands them to bench/guest.sh)
+loop_sizes() {
+	[ -z "${BENCH_CALLS:-}" ] || printf ' fgraph.bench_calls=%d' "$BENCH_CALLS"
+	[ -z "${BENCH_SYSCALLS:-}" ] || printf ' fgraph.bench_syscalls=%d' "$BENCH_SYSCALLS"
+	[ -z "${BENCH_FORKS:-}" ] || printf ' fgraph.bench_forks=%d' "$BENCH_FORKS"
+}
+
 # run CONF NAME TREE OBJ BASELINE [EXTRA]: build for CONF (ARCH-MODEL; EXTRA:
 # one more config fragment), boot, keep the "@@ bench" lines in
 # build/bench/CONF/NAME.txt
@@ -55,7 +63,8 @@ run() {
 	bench_files "$arch" "$obj"
 	scripts/initramfs.sh "$arch" "$src" "$obj"
 	log=build/logs/bench-$conf-$name.log
-	OBJ=$(realpath "$obj") LOG=$(realpath "$log") SMP=1 FGRAPH_APPEND="ftrace=nop norandmaps" \
+	OBJ=$(realpath "$obj") LOG=$(realpath "$log") SMP=1 \
+		FGRAPH_APPEND="ftrace=nop norandmaps$(loop_sizes)" \
 		QEMU_EXTRA="-icount shift=0,align=off,sleep=off -rtc base=2020-01-01T00:00:00,clock=vm" \
 		scripts/boot.sh "$arch" bench "${BENCH_TIMEOUT:-1200}"
 	mkdir -p "$out/$conf"

@@ -3,7 +3,7 @@
 # nice, sleep, trace-cmd and perf with their libraries, the kernel's modules,
 # ftracetest, our tests, the benchmark if OBJ/bench holds it, and init.
 # Usage: initramfs.sh ARCH TREE OBJ
-set -eu
+set -eu -o pipefail
 arch=$1 tree=$(realpath "$2") obj=$(realpath "$3")
 top=$(realpath "$(dirname "$0")/..")
 case $arch in
@@ -29,7 +29,7 @@ have_debs() {
 fetch_debs() {
 	mkdir -p "$debs"
 	have_debs && return 0
-	if ! dpkg --print-foreign-architectures | grep -qx "$debarch" &&
+	if ! grep -qx "$debarch" <<< "$(dpkg --print-foreign-architectures)" &&
 	   [ "$(dpkg --print-architecture)" != "$debarch" ]; then
 		dpkg --add-architecture "$debarch"
 	fi
@@ -138,6 +138,8 @@ echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
 echo "root:x:0:" > "$root/etc/group"
 echo "127.0.0.1 localhost" > "$root/etc/hosts"
 
+# Written aside and renamed: a failed pipeline leaves no truncated archive
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
-	gzip -1 > "$obj/initramfs.cpio.gz"
+	gzip -1 > "$obj/initramfs.cpio.gz.tmp"
+mv "$obj/initramfs.cpio.gz.tmp" "$obj/initramfs.cpio.gz"
 echo "initramfs: $obj/initramfs.cpio.gz ($(du -h "$obj/initramfs.cpio.gz" | cut -f1))"

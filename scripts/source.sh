@@ -1,7 +1,7 @@
 #!/bin/bash
 # Fetch Debian's linux-source-6.1 at the pinned version and check its tarball.
 # Usage: source.sh KVER KSHA256 DLDIR; prints the tarball's path.
-set -eu
+set -eu -o pipefail
 kver=$1 ksha=$2 dl=$3
 
 tarball=$dl/linux-source-$kver.tar.xz

@@ -2,7 +2,7 @@
 # Lay the pinned 6.1 source out as a git repo with one base commit, then
 # apply patches/series with git am.  Never drops commits that are not exported.
 # Usage: tree.sh TARBALL TREE PATCHDIR
-set -eu
+set -eu -o pipefail
 tarball=$1 tree=$2 pdir=$3
 base_tag=fgraph-base
 
@@ -36,7 +36,7 @@ check_exported() {
 	for c in $(git -C "$tree" rev-list "$base_tag"..HEAD); do
 		id=$(git -C "$tree" show "$c" | git -C "$tree" patch-id --stable | cut -d' ' -f1)
 		[ -z "$id" ] && continue
-		echo "$known" | grep -qx "$id" ||
+		grep -qx "$id" <<< "$known" ||
 			lost="$lost    $(git -C "$tree" log -1 --format='%h %s' "$c")\n"
 	done
 	[ -z "$lost" ] || refuse "$(printf 'commits not in patches/:\n%b' "$lost")"
