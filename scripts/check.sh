@@ -33,28 +33,44 @@ count_summaries() { # file
 	count "$p" "$f" "$k"
 }
 
-check_arch() {
-	local arch=$1 jobs log
-	if ! scripts/kernel.sh "$arch" build/linux "build/obj-$arch" ||
-	   ! scripts/initramfs.sh "$arch" build/linux "build/obj-$arch"; then
-		echo "FAIL $arch build" | tee -a "$report" > "$results/$arch.verdicts"
-		echo "== build $arch: 0 passed, 1 failed, 0 flaky" | tee -a "$report" >> "$results/$arch.verdicts"
-		count 0 1
-		return
-	fi
-	jobs=${CHECK_JOBS:-ftracetest,tests}
-	log=$logs/$arch-$(echo "$jobs" | tr ',' '-').log
+# Build ARCH's kernel and initramfs; a failure is its verdict.
+build_arch() { # arch
+	local arch=$1
+	scripts/kernel.sh "$arch" build/linux "build/obj-$arch" &&
+		scripts/initramfs.sh "$arch" build/linux "build/obj-$arch" && return
+	echo "FAIL $arch build" | tee -a "$report" > "$results/$arch.verdicts"
+	echo "== build $arch: 0 passed, 1 failed, 0 flaky" | tee -a "$report" >> "$results/$arch.verdicts"
+	count 0 1
+	return 1
+}
+
+# Boot ARCH and run its jobs; the log's verdict goes to ARCH.boot.
+boot_arch() { # arch
+	local arch=$1
+	if scripts/boot.sh "$arch" "$jobs" "${CHECK_TIMEOUT:-2700}"; then
+		echo "ok   $arch log: no kernel trouble, end marker"
+		echo "== log $arch: 1 passed, 0 failed, 0 flaky"
+	else
+		echo "FAIL $arch log: see above"
+		echo "== log $arch: 0 passed, 1 failed, 0 flaky"
+	fi > "$results/$arch.boot" 2>&1
+}
+
+# Judge what ARCH's guest printed against its manifest.
+judge_arch() { # arch
+	local arch=$1 log
+	log=$logs/$1-$(echo "$jobs" | tr ',' '-').log
 	{
-		if scripts/boot.sh "$arch" "$jobs" "${CHECK_TIMEOUT:-2700}"; then
-			echo "ok   $arch log: no kernel trouble, end marker"
-			echo "== log $arch: 1 passed, 0 failed, 0 flaky"
-		else
-			echo "FAIL $arch log: see above"
-			echo "== log $arch: 0 passed, 1 failed, 0 flaky"
-		fi
+		cat "$results/$arch.boot"
 		scripts/results.sh "$log" | scripts/compare.sh "$arch" "tests/manifest/$arch.txt"
 	} > "$results/$arch.verdicts"
 	finish "$results/$arch.verdicts"
+}
+
+# "-- NAME: M min S s" since START (seconds)
+phase() { # name start
+	local d=$((SECONDS - $2))
+	echo "-- $1: $((d / 60)) min $((d % 60)) s" | tee -a "$report"
 }
 
 # Show a verdict file's failures (with the log excerpts checklog.sh quotes),
@@ -66,16 +82,37 @@ finish() { # file
 	count_summaries "$1"
 }
 
+# The kernels one after the other (never two builds at once), then their
+# guests side by side: each QEMU (TCG, one thread) takes a core.
+jobs=${CHECK_JOBS:-ftracetest,tests}
+built=()
+start=$SECONDS
 for arch in "$@"; do
-	check_arch "$arch"
+	if build_arch "$arch"; then
+		built+=("$arch")
+	fi
+done
+phase "build $*" "$start"
+start=$SECONDS
+for arch in "${built[@]}"; do
+	boot_arch "$arch" &
+done
+wait
+phase "boot ${built[*]}" "$start"
+for arch in "${built[@]}"; do
+	judge_arch "$arch"
 done
 case " ${CHECK_SKIP:-} " in *" matrix "*) ;; *)
+	start=$SECONDS
 	scripts/matrix.sh > "$results/matrix.verdicts" || true
-	finish "$results/matrix.verdicts" ;;
+	finish "$results/matrix.verdicts"
+	phase matrix "$start" ;;
 esac
 case " ${CHECK_SKIP:-} " in *" lint "*) ;; *)
+	start=$SECONDS
 	scripts/lint.sh > "$results/lint.verdicts" 2>&1 || true
-	finish "$results/lint.verdicts" ;;
+	finish "$results/lint.verdicts"
+	phase lint "$start" ;;
 esac
 # The debug kernel last: CI (CHECK_DEBUG=stress CHECK_DEBUG_AFTER=2700)
 # runs only its boot self tests, stress run and leak scan, and only if the
@@ -103,7 +140,11 @@ debug_run() {
 	fi
 	finish "$v"
 }
-case " ${CHECK_SKIP:-} " in *" debug "*) ;; *) debug_run ;; esac
+case " ${CHECK_SKIP:-} " in *" debug "*) ;; *)
+	start=$SECONDS
+	debug_run
+	phase debug "$start" ;;
+esac
 scripts/report.sh "$results"
 echo "(every verdict: $report; KTAP and JSON: $results/)"
 echo "$total_pass passed, $total_fail failed, $total_flaky flaky"
