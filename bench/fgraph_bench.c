@@ -310,6 +310,28 @@ static int bench_users(unsigned long calls, int nr, int accept, int bytes)
 	return err;
 }
 
+/*
+ * One user after a second one came and went: the cost of 1 user again,
+ * if the core finds its way back to its one-user path.
+ */
+static int bench_cycle(unsigned long calls)
+{
+	int err;
+
+	if (BENCH_USERS == 1)
+		return -EOPNOTSUPP;
+	reserve_bytes = 0;
+	err = bench_add_users(0, 1, "fgraph_bench_target", bench_entry, bench_return) ?:
+	      bench_add_users(1, 1, "fgraph_bench_other", bench_entry, bench_return);
+	if (!err) {
+		bench_unregister(&users[1].gops);
+		users[1].registered = false;
+		bench_loop(calls);
+	}
+	bench_del_users();
+	return err;
+}
+
 static int bench_entry_only(unsigned long calls)
 {
 	int err;
@@ -431,6 +453,8 @@ static int bench_run(char *cmd)
 		bench_loop(calls);
 		return 0;
 	}
+	if (sscanf(cmd, "cycle %lu", &calls) == 1)
+		return bench_cycle(calls);
 	if (sscanf(cmd, "entry %lu", &calls) == 1)
 		return bench_entry_only(calls);
 	if (sscanf(cmd, "kretprobe %lu %d", &calls, &nr) == 2)

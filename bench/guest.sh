@@ -61,6 +61,7 @@ micro() {
 	for k in 1 2 4 8 16; do
 		bench "users-$k" "users $calls $k $k 0"
 	done
+	bench users-1-2-1 "cycle $calls"
 	bench entry-1 "entry $calls"
 	bench users-4-accept-1 "users $calls 4 1 0"
 	bench users-16-accept-1 "users $calls 16 1 0"
@@ -88,6 +89,7 @@ macro() {
 profile() {
 	case $1 in
 	function_graph) tracer function_graph fgraph_bench_target; cmd="loop 1000000000" ;;
+	users-1-2-1) cmd="cycle 1000000000" ;;
 	users-*) cmd="users 1000000000 ${1#users-} ${1#users-} 0" ;;
 	entry-1) cmd="entry 1000000000" ;;
 	kretprobe-*) cmd="kretprobe 1000000000 ${1#kretprobe-}" ;;

@@ -23,6 +23,7 @@ conf_name() {
 	none) m=PREEMPT_NONE ;;
 	voluntary) m=PREEMPT_VOLUNTARY ;;
 	preempt) m=PREEMPT ;;
+	distro) m="Debian's hot-path options, voluntary" ;;
 	esac
 	echo "${1%%-*}, $m"
 }
@@ -65,7 +66,7 @@ sanity() {
 		for (i = 2; i < NF; i += 2) v[$i] = $(i + 1)
 		want = 0
 		if ($1 ~ /^users-[0-9]+$/) want = substr($1, 7) * v["calls"]
-		if ($1 ~ /accept-1$/ || $1 ~ /^reserve-/) want = v["calls"]
+		if ($1 ~ /accept-1$/ || $1 ~ /^reserve-/ || $1 == "users-1-2-1") want = v["calls"]
 		wantret = want
 		if ($1 == "entry-1") { want = v["calls"]; wantret = 0 }
 		if ($1 ~ /^kretprobe-/) want = wantret = substr($1, 11) * v["calls"]

@@ -55,16 +55,21 @@ loop_sizes() {
 
 # run CONF NAME TREE OBJ BASELINE [EXTRA]: build for CONF (ARCH-MODEL; EXTRA:
 # one more config fragment), boot, keep the "@@ bench" lines in
-# build/bench/CONF/NAME.txt
+# build/bench/CONF/NAME.txt.  Only the distro model has Debian's hot-path
+# options; a model's "# boot: ARGS" line goes on the kernel command line.
 run() {
 	conf=$1 name=$2 src=$3 obj=$4 arch=${1%%-*}
 	model=$top/config/bench-${conf#*-}.config
-	FGRAPH_BASELINE=$5 FGRAPH_EXTRA="$model ${6:-}" scripts/kernel.sh "$arch" "$src" "$obj"
+	distro=0
+	[ "${conf#*-}" != distro ] || distro=1
+	FGRAPH_DISTRO=$distro FGRAPH_BASELINE=$5 FGRAPH_EXTRA="$model ${6:-}" \
+		scripts/kernel.sh "$arch" "$src" "$obj"
 	bench_files "$arch" "$obj"
 	scripts/initramfs.sh "$arch" "$src" "$obj"
 	log=build/logs/bench-$conf-$name.log
+	boot=$(sed -n 's/^# boot: / /p' "$model")
 	OBJ=$(realpath "$obj") LOG=$(realpath "$log") SMP=1 \
-		FGRAPH_APPEND="ftrace=nop norandmaps$(loop_sizes)" \
+		FGRAPH_APPEND="ftrace=nop norandmaps$boot$(loop_sizes)" \
 		QEMU_EXTRA="-icount shift=0,align=off,sleep=off -rtc base=2020-01-01T00:00:00,clock=vm" \
 		scripts/boot.sh "$arch" bench "${BENCH_TIMEOUT:-1200}"
 	mkdir -p "$out/$conf"
@@ -73,7 +78,7 @@ run() {
 }
 
 # i386's user program is built with gcc -m32
-case " ${BENCH_CONFIGS:=x86_64-none x86_64-voluntary x86_64-preempt i386-preempt} " in
+case " ${BENCH_CONFIGS:=x86_64-none x86_64-voluntary x86_64-preempt x86_64-distro i386-preempt} " in
 *" i386-"*) dpkg-query -W -f='${Status}' gcc-multilib 2>/dev/null | grep -q 'ok installed' ||
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q gcc-multilib >/dev/null ;;
 esac

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The debug kernel: x86_64 with KASAN, lockdep, PROVE_RCU, atomic-sleep and
 # list debugging, kmemleak, lockup and hung-task detection and line numbers
-# (config/debug.config), built in build/obj-debug-x86_64 and booted.
+# (config/debug.config), built in build/obj-debug-x86_64 and booted with
+# full preemption (preempt=full).
 #   debug.sh check     the boot self tests, ftracetest's test.d/ftrace/, our
 #                      guest tests, a stress run of STRESS_SECONDS (120) and
 #                      a kmemleak scan, judged against
@@ -56,6 +57,9 @@ limit=$((base + secs))
 # timeout; switching every function on and off under KASAN takes minutes,
 # and a task waiting for ftrace_lock meanwhile is not hung.
 append="$append hung_task_panic=1 softlockup_panic=1 sysctl.kernel.hung_task_timeout_secs=300"
+# The x86_64 kernels boot Debian's voluntary preemption (distro.config);
+# this one preempts anywhere, so lockdep and KASAN see every interleaving.
+append="$append preempt=full"
 
 judge() {
 	if ! build > "$logs/$name-build.log" 2>&1; then

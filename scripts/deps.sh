@@ -5,7 +5,7 @@ set -eu -o pipefail
 pkgs="build-essential gcc flex bison bc cpio xz-utils kmod libelf-dev libssl-dev
       ccache qemu-system-x86 gnuplot-nox git patch perl python3 dpkg-dev
       shellcheck python3-ply python3-git
-      python3-docutils dwarves gcc-multilib"
+      python3-docutils dwarves gcc-multilib linux-config-6.1"
 
 missing=""
 for p in $pkgs; do

@@ -2,6 +2,8 @@
 # Configure and build one kernel out of tree: tinyconfig plus our fragments,
 # with ccache; install its modules under OBJ/mods.
 # Usage: kernel.sh ARCH TREE OBJ
+#   x86_64 kernels have Debian's hot-path options (config/distro.config)
+#   unless FGRAPH_DISTRO=0 (make bench's other configurations).
 #   Environment: FGRAPH_BASELINE=1 leaves out config/series.config (the
 #   unpatched kernel); FGRAPH_BISECT=1 lets the series' options be missing;
 #   FGRAPH_EXTRA=FRAGMENT is merged last and only its own options must
@@ -10,6 +12,7 @@ set -eu -o pipefail
 arch=$1 tree=$(realpath "$2") obj=$(realpath -m "$3")
 top=$(realpath "$(dirname "$0")/..")
 frags="$top/config/base.config $top/config/tracing.config $top/config/$arch.config"
+[ "$arch" != x86_64 ] || [ "${FGRAPH_DISTRO:-1}" = 0 ] || frags="$frags $top/config/distro.config"
 [ "${FGRAPH_BASELINE:-0}" = 1 ] || frags="$frags $top/config/series.config"
 extra=${FGRAPH_EXTRA:-}
 
@@ -21,17 +24,23 @@ kmake() {
 		KBUILD_BUILD_TIMESTAMP="2000-01-01" "$@"
 }
 
-# Every option a fragment asks for must survive Kconfig.
+# Every option a fragment asks for must survive Kconfig, unless a later
+# fragment sets it (distro.config's preemption model over base.config's).
 check_config() {
 	bad=0
-	for f in ${extra:-$frags}; do
+	# shellcheck disable=SC2086
+	set -- ${extra:-$frags}
+	while [ $# -gt 0 ]; do
+		f=$1
+		shift
 		while IFS= read -r line; do
 			case "$line" in
-			CONFIG_*=*) want=$line ;;
-			"# CONFIG_"*" is not set") want=$line ;;
+			CONFIG_*=*) want=$line name=${line%%=*} ;;
+			"# CONFIG_"*" is not set") want=$line name=${line#\# } name=${name%% *} ;;
 			*) continue ;;
 			esac
 			grep -qxF "$want" "$obj/.config" && continue
+			[ $# -gt 0 ] && grep -qE "^(# )?$name[= ]" "$@" && continue
 			echo "kernel: $arch: Kconfig dropped '$want' ($(basename "$f"))" >&2
 			# Building each patch of the series: its options come late.
 			[ "${FGRAPH_BISECT:-0}" = 1 ] && [ "$f" = "$top/config/series.config" ] &&

@@ -80,5 +80,15 @@ for f in $(git -C build/linux diff --name-only fgraph-base HEAD -- '*.rst'); do
 		echo "$out" | head -5 | sed 's/^/    /'
 	fi
 done
+# config/distro.config says what Debian builds: each line as Debian's file has it
+debian=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz
+while IFS= read -r line; do
+	case "$line" in CONFIG_*=* | "# CONFIG_"*" is not set") ;; *) continue ;; esac
+	if xzcat "$debian" | grep -qxF "$line"; then
+		verdict ok "distro.config: '$line' as Debian builds it"
+	else
+		verdict FAIL "distro.config: '$line' is not in $(basename "$debian")"
+	fi
+done < config/distro.config
 echo "== lint: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
