@@ -4,16 +4,18 @@
 # the series) with QEMU's gdb stub, sets a bench case up in the guest, and
 # single-steps one call of the target from its first instruction back to
 # its caller, counting the instructions each function ran.  It uses the
-# x86_64 PREEMPT kernels (BENCH_CONFIGS has x86_64-preempt by default).
+# kernels of BENCH_CONF (an x86_64 configuration of make bench,
+# x86_64-preempt unless given).
 # Usage: bench-profile.sh base|patched CASE
 # (CASE: function_graph, users-N, entry-1, kretprobe-N, fprobe-entry|exit)
 set -eu -o pipefail
 kernel=$1 case=$2
 top=$(realpath "$(dirname "$0")/..")
 cd "$top"
+conf=${BENCH_CONF:-x86_64-preempt}
 case $kernel in
-base) src=build/base obj=build/obj-base-x86_64-preempt ;;
-patched) src=build/linux obj=build/obj-bench-x86_64-preempt ;;
+base) src=build/base obj=build/obj-base-$conf ;;
+patched) src=build/linux obj=build/obj-bench-$conf ;;
 *) echo "bench-profile: base or patched, not $kernel" >&2; exit 1 ;;
 esac
 if [ ! -f "$obj/vmlinux" ] || [ ! -d "$obj/bench" ]; then
@@ -26,11 +28,12 @@ install -m 755 bench/guest.sh "$obj/bench/guest.sh"
 scripts/initramfs.sh x86_64 "$src" "$obj" >/dev/null
 log=build/logs/bench-profile-$kernel.log
 port=$((20000 + RANDOM % 20000))
+boot=$(sed -n 's/^# boot: / /p' "config/bench-${conf#*-}.config")
 # Not last run's marker: the wait below must see this guest's.
 rm -f "$log"
 qemu-system-x86_64 -accel tcg,thread=single -smp 1 -m 1024 \
 	-kernel "$obj/arch/x86/boot/bzImage" -initrd "$obj/initramfs.cpio.gz" \
-	-append "console=ttyS0 panic=-1 tsc=reliable fgraph.jobs=bench fgraph.profile=$case ftrace=nop norandmaps" \
+	-append "console=ttyS0 panic=-1 tsc=reliable fgraph.jobs=bench fgraph.profile=$case ftrace=nop norandmaps$boot" \
 	-display none -no-reboot -serial "file:$log" -monitor none \
 	-gdb "tcp:127.0.0.1:$port" &
 qemu=$!

@@ -83,8 +83,18 @@ case " ${BENCH_CONFIGS:=x86_64-none x86_64-voluntary x86_64-preempt x86_64-distr
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q gcc-multilib >/dev/null ;;
 esac
 
-# BENCH_ONLY=patched|base: measure one kernel, no report (for development)
+# BENCH_ONLY=patched|base: measure one kernel, no report (for development).
+# BENCH_REV=COMMIT: the patched kernel at that commit of the tree (a
+# worktree, build/rev), into build/bench/CONF/patched-COMMIT.txt, no report:
+# what one patch of the series changed.
 only=${BENCH_ONLY:-}
+rev=${BENCH_REV:-}
+if [ -n "$rev" ]; then
+	only=patched
+	git -C "$tree" worktree prune
+	[ -d build/rev ] || git -C "$tree" worktree add -q --detach "$(realpath -m build/rev)" "$rev"
+	git -C build/rev checkout -q --detach "$rev"
+fi
 for conf in $BENCH_CONFIGS; do
 	[ -f "config/bench-${conf#*-}.config" ] || { echo "bench: no config/bench-${conf#*-}.config" >&2; exit 1; }
 	if [ "$only" != patched ]; then
@@ -92,6 +102,11 @@ for conf in $BENCH_CONFIGS; do
 		run "$conf" base "$base" "build/obj-base-$conf" 1
 	fi
 	# The patched kernel without make check's test-only injection points.
+	if [ -n "$rev" ]; then
+		run "$conf" "patched-$rev" build/rev "build/obj-rev-$conf" 0 \
+			"$top/config/bench-patched.config"
+		continue
+	fi
 	[ "$only" = base ] || run "$conf" patched "$tree" "build/obj-bench-$conf" 0 \
 		"$top/config/bench-patched.config"
 done
