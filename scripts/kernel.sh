@@ -40,7 +40,7 @@ check_config() {
 			*) continue ;;
 			esac
 			grep -qxF "$want" "$obj/.config" && continue
-			[ $# -gt 0 ] && grep -qE "^(# )?$name[= ]" "$@" && continue
+			[ $# -gt 0 ] && grep -qE "^(# )?${name}[= ]" "$@" && continue
 			echo "kernel: $arch: Kconfig dropped '$want' ($(basename "$f"))" >&2
 			# Building each patch of the series: its options come late.
 			[ "${FGRAPH_BISECT:-0}" = 1 ] && [ "$f" = "$top/config/series.config" ] &&
