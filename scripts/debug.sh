@@ -12,7 +12,7 @@
 #                      kmemleak scan (make stress, and CI)
 # Prints verdicts and "== SUITE x86_64-debug: ..." summaries as check.sh
 # reads them; a splat is printed decoded.  DEBUG_TIMEOUT: the guest's limit
-# in seconds (default: 3600, for stress 900, plus the stress run).
+# in seconds (default: 4800, for stress 900, plus the stress run).
 set -eu -o pipefail
 mode=${1:-}
 top=$(realpath "$(dirname "$0")/..")
@@ -39,7 +39,7 @@ stress_manifest() {
 case $mode in
 check)
 	secs=${STRESS_SECONDS:-120}
-	base=3600
+	base=4800
 	jobs=ftracetest,tests,stress,kmemleak
 	append="fgraph.ft=test.d/ftrace fgraph.stress=$secs"
 	manifest=tests/manifest/$name.txt ;;
