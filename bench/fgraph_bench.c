@@ -6,9 +6,10 @@
  *
  *   loop N              call the target N times, nothing registered by us
  *   users N K A B       K users, A of them filter on the target and the
- *                       others on another function; each accepting user
- *                       reserves B bytes per call (0: none), writes its
- *                       first and last word and checks them on return
+ *                       others on another function; each user declares
+ *                       B bytes of data per call (0: none), and each
+ *                       accepting one writes its first and last word and
+ *                       checks them on return
  *   entry N             one user on the target with an entryfunc and no
  *                       retfunc (the series only: 6.1 needs a retfunc)
  *   depth               one user on a function that recurses 200 deep:
@@ -92,6 +93,8 @@ static void bench_free_filter(struct bench_user *u)
 
 static int bench_register(struct fgraph_ops *gops)
 {
+	/* Declared: the core reserves it and hands it to the callbacks */
+	gops->data_size = reserve_bytes;
 	return register_ftrace_graph(gops);
 }
 
@@ -102,10 +105,9 @@ static void bench_unregister(struct fgraph_ops *gops)
 
 static notrace void bench_store(BENCH_ENT_ARGS)
 {
-	unsigned long *data;
+	unsigned long *data = fgraph_entry_data(trace);
 	int words = reserve_bytes / sizeof(long);
 
-	data = fgraph_reserve_data(gops->idx, reserve_bytes);
 	if (!data) {
 		atomic_inc(&bad);
 		return;
@@ -117,12 +119,10 @@ static notrace void bench_store(BENCH_ENT_ARGS)
 
 static notrace void bench_check(BENCH_RET_ARGS)
 {
-	unsigned long *data;
-	int words, size;
+	unsigned long *data = fgraph_return_data(trace);
+	int words = reserve_bytes / sizeof(long);
 
-	data = fgraph_retrieve_data(gops->idx, &size);
-	words = size / sizeof(long);
-	if (!data || size != reserve_bytes || data[0] != trace->func ||
+	if (!data || data[0] != trace->func ||
 	    (words > 1 && data[words - 1] != trace->func + words))
 		atomic_inc(&bad);
 }

@@ -173,7 +173,7 @@ function_graph tracer on every function, fork+exec loop: at most 6.1
 16 accepting users: at most 30 per added user over 1 user
 16 registered, 1 accepting: within 3% of 1 user
 1 -> 2 -> 1 users: within 1 of 1 user
-reserving and retrieving 8 bytes: at most 20 more than 1 user
+8 bytes of per-call data (declared in fgraph_ops): at most 20 more than 1 user
 1 kretprobe: at most 1.15 × unpatched 6.1
 16 kretprobes on one function: at most unpatched 6.1
 1 fprobe with an exit handler: at most unpatched 6.1
@@ -254,9 +254,9 @@ $(micro_row users-8 "8 users")
 $(micro_row users-16 "16 users")
 $(micro_row users-4-accept-1 "4 registered, 1 accepting")
 $(micro_row users-16-accept-1 "16 registered, 1 accepting")
-$(micro_row reserve-8 "1 user, 8 bytes per call")
-$(micro_row reserve-64 "1 user, 64 bytes per call")
-$(micro_row reserve-256 "1 user, 256 bytes per call")
+$(micro_row reserve-8 "1 user, 8 bytes of declared data per call")
+$(micro_row reserve-64 "1 user, 64 bytes of declared data per call")
+$(micro_row reserve-256 "1 user, 256 bytes of declared data per call")
 $(micro_row function_graph "function_graph tracer (tracefs, filtered)")
 $(micro_row function_graph-retval "function_graph tracer, funcgraph-retval")
 $(micro_row function_graph-args "function_graph tracer, funcgraph-args")
