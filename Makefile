@@ -29,7 +29,7 @@ help:
 	@echo "make lint       shellcheck the harness, checkpatch --strict the series"
 	@echo "make bench      instructions per hooked call, against unpatched 6.1, three"
 	@echo "                preemption models and i386 (bench/results/; BENCH_CONFIGS=...)"
-	@echo "make bench-profile KERNEL=base|patched CASE=function_graph|users-N|entry-1|kretprobe-N|fprobe-entry|fprobe-exit"
+	@echo "make bench-profile KERNEL=base|patched CASE=function_graph|users-N|users-N-accept-M|reserve-B|..."
 	@echo "                one such call's instructions by function (after make bench)"
 	@echo "make shell      boot x86_64 to an interactive busybox shell (ARCH=i386 too)"
 	@echo "make tree       unpack 6.1 into $(TREE) and apply patches/series"

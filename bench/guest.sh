@@ -90,7 +90,10 @@ profile() {
 	case $1 in
 	function_graph) tracer function_graph fgraph_bench_target; cmd="loop 1000000000" ;;
 	users-1-2-1) cmd="cycle 1000000000" ;;
+	users-*-accept-*) n=${1#users-}
+		cmd="users 1000000000 ${n%-accept-*} ${1##*-accept-} 0" ;;
 	users-*) cmd="users 1000000000 ${1#users-} ${1#users-} 0" ;;
+	reserve-*) cmd="users 1000000000 1 1 ${1#reserve-}" ;;
 	entry-1) cmd="entry 1000000000" ;;
 	kretprobe-*) cmd="kretprobe 1000000000 ${1#kretprobe-}" ;;
 	fprobe-entry) cmd="fprobe 1000000000 0" ;;

@@ -7,7 +7,8 @@
 # kernels of BENCH_CONF (an x86_64 configuration of make bench,
 # x86_64-preempt unless given).
 # Usage: bench-profile.sh base|patched CASE
-# (CASE: function_graph, users-N, entry-1, kretprobe-N, fprobe-entry|exit)
+# (CASE: function_graph, users-N, users-N-accept-M, reserve-BYTES, entry-1,
+# kretprobe-N, fprobe-entry|exit)
 set -eu -o pipefail
 kernel=$1 case=$2
 top=$(realpath "$(dirname "$0")/..")
