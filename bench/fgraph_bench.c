@@ -353,6 +353,8 @@ static int bench_depth(void)
 
 	depth_now = 0;
 	depth_max = 0;
+	/* Frames alone: no declared data left by a reserve case */
+	reserve_bytes = 0;
 	err = bench_add_users(0, 1, "fgraph_bench_recurse", depth_entry, depth_return);
 	if (!err) {
 		fgraph_bench_recurse(BENCH_RECURSE);
