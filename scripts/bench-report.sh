@@ -109,7 +109,8 @@ versions() {
 	echo "- Date: $(date -u +%Y-%m-%d)"
 	echo "- Kernel: Debian linux-source-6.1 $(sed -n 's/^KVER *?= *//p' "$top/Makefile")," \
 		"config/*.config (tinyconfig + tracing options, -O2; x86_64 with ORC), and" \
-		"config/bench-MODEL.config for the preemption model (no dynamic preemption)"
+		"config/bench-MODEL.config for the preemption model (no dynamic preemption;" \
+		"x86_64-distro: config/distro.config, dynamic preemption booted voluntary)"
 	echo "- Configurations: ${names#; }"
 	echo "- Series: $(grep -vc '^#' "$top/patches/series") patches" \
 		"($(cat "$top"/patches/*.patch | sha256sum | cut -c1-12)); baseline: the same source without them"
