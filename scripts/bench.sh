@@ -39,9 +39,7 @@ bench_files() {
 		ARCH="$arch" CC="ccache gcc" modules
 	mv "$obj/bench/module/fgraph_bench.ko" "$obj/bench/"
 	rm -rf "$obj/bench/module"
-	m32=()
-	[ "$arch" != i386 ] || m32=(-m32)
-	gcc -static -O2 -Wall "${m32[@]}" -o "$obj/bench/ubench" bench/ubench.c
+	scripts/guest-prog.sh "$arch" "$obj/bench/ubench" bench/ubench.c
 	install -m 755 bench/guest.sh "$obj/bench/guest.sh"
 }
 
@@ -77,11 +75,7 @@ run() {
 	[ -s "$out/$conf/$name.txt" ] || { echo "bench: no results in $log" >&2; exit 1; }
 }
 
-# i386's user program is built with gcc -m32
-case " ${BENCH_CONFIGS:=x86_64-none x86_64-voluntary x86_64-preempt x86_64-distro i386-preempt} " in
-*" i386-"*) dpkg-query -W -f='${Status}' gcc-multilib 2>/dev/null | grep -q 'ok installed' ||
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q gcc-multilib >/dev/null ;;
-esac
+: "${BENCH_CONFIGS:=x86_64-none x86_64-voluntary x86_64-preempt x86_64-distro i386-preempt}"
 
 # BENCH_ONLY=patched|base: measure one kernel, no report (for development).
 # BENCH_REV=COMMIT: the patched kernel at that commit of the tree (a

@@ -1,11 +1,14 @@
 #!/bin/bash
 # Install the Debian packages the harness needs, once; quiet when all are there.
+# i386's user programs are built with Debian's i686 cross compiler, not with
+# gcc-multilib, which Debian does not let beside its other cross compilers.
 set -eu -o pipefail
 
 pkgs="build-essential gcc flex bison bc cpio xz-utils kmod libelf-dev libssl-dev
       ccache qemu-system-x86 gnuplot-nox git patch perl python3 dpkg-dev
       shellcheck python3-ply python3-git
-      python3-docutils dwarves gcc-multilib linux-config-6.1"
+      python3-docutils dwarves linux-config-6.1
+      gcc-i686-linux-gnu libc6-dev-i386-cross"
 
 missing=""
 for p in $pkgs; do

@@ -123,9 +123,8 @@ install_tool coreutils bin/sleep
 install_trace_cmd
 install_perf
 # The BPF client test's loader, static like busybox
-m32=()
-[ "$arch" != i386 ] || m32=(-m32)
-gcc -static -O2 -Wall "${m32[@]}" -o "$root/usr/bin/bpf-kretprobe" "$top/guest/bpf-kretprobe.c"
+"$top/scripts/guest-prog.sh" "$arch" "$root/usr/bin/bpf-kretprobe" \
+	"$top/guest/bpf-kretprobe.c"
 
 cp -a "$obj/mods/lib/modules" "$root/lib/"
 mkdir -p "$root/ftrace"
