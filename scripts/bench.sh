@@ -19,15 +19,6 @@ base=build/base
 out=build/bench
 mkdir -p "$out" build/logs
 
-# The unpatched tree: a worktree of the series' base commit.
-base_tree() {
-	if [ ! -d "$base" ]; then
-		git -C "$tree" worktree prune
-		git -C "$tree" worktree add -q --detach "$(realpath -m "$base")" fgraph-base
-	fi
-	git -C "$base" checkout -q --detach fgraph-base
-}
-
 # The module and user program, built for ARCH's kernel in OBJ, into OBJ/bench.
 bench_files() {
 	arch=$1 obj=$(realpath "$2")
@@ -92,7 +83,7 @@ fi
 for conf in $BENCH_CONFIGS; do
 	[ -f "config/bench-${conf#*-}.config" ] || { echo "bench: no config/bench-${conf#*-}.config" >&2; exit 1; }
 	if [ "$only" != patched ]; then
-		base_tree
+		scripts/base-tree.sh
 		run "$conf" base "$base" "build/obj-base-$conf" 1
 	fi
 	# The patched kernel without make check's test-only injection points.

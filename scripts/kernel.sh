@@ -8,10 +8,18 @@
 #   unpatched kernel); FGRAPH_BISECT=1 lets the series' options be missing;
 #   FGRAPH_EXTRA=FRAGMENT is merged last and only its own options must
 #   survive, FGRAPH_TARGETS="dir/ ..." builds only those (config matrix).
+#   arm64, riscv and s390 are cross-built with Debian's cross compilers.
 set -eu -o pipefail
 arch=$1 tree=$(realpath "$2") obj=$(realpath -m "$3")
 top=$(realpath "$(dirname "$0")/..")
-frags="$top/config/base.config $top/config/tracing.config $top/config/$arch.config"
+frags="$top/config/base.config $top/config/tracing.config"
+[ ! -f "$top/config/$arch.config" ] || frags="$frags $top/config/$arch.config"
+case $arch in
+arm64) cross=aarch64-linux-gnu- ;;
+riscv) cross=riscv64-linux-gnu- ;;
+s390) cross=s390x-linux-gnu- ;;
+*) cross= ;;
+esac
 [ "$arch" != x86_64 ] || [ "${FGRAPH_DISTRO:-1}" = 0 ] || frags="$frags $top/config/distro.config"
 [ "${FGRAPH_BASELINE:-0}" = 1 ] || frags="$frags $top/config/series.config"
 extra=${FGRAPH_EXTRA:-}
@@ -19,7 +27,8 @@ extra=${FGRAPH_EXTRA:-}
 export CCACHE_DIR=${CCACHE_DIR:-$top/build/ccache}
 export CCACHE_BASEDIR=$top/build
 kmake() {
-	make -s -C "$tree" O="$obj" ARCH="$arch" CC="ccache gcc" HOSTCC="ccache gcc" \
+	make -s -C "$tree" O="$obj" ARCH="$arch" CROSS_COMPILE="$cross" \
+		CC="ccache ${cross}gcc" HOSTCC="ccache gcc" \
 		KBUILD_BUILD_USER=fgraph KBUILD_BUILD_HOST=multi \
 		KBUILD_BUILD_TIMESTAMP="2000-01-01" "$@"
 }
