@@ -23,7 +23,7 @@ help:
 	@echo "make debug      the debug kernel alone (KASAN, lockdep, kmemleak): boot"
 	@echo "                tests, ftracetest test.d/ftrace/, ours, stress, leak scan"
 	@echo "make stress DURATION=600   the stress run alone on the debug kernel"
-	@echo "make matrix     build kernel/trace/ and arch/x86/kernel/ for config/matrix/*"
+	@echo "make matrix     build kernel/trace/ and arch/*/kernel/ for config/matrix/*"
 	@echo "make series     build every patch of the series on its own, both arches"
 	@echo "                (SERIES_FULL=1: whole kernels, not only the changed dirs)"
 	@echo "make lint       shellcheck the harness, checkpatch --strict the series"

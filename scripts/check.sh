@@ -76,6 +76,10 @@ phase() { # name start
 # Show a verdict file's failures (with the log excerpts checklog.sh quotes),
 # flakes and summaries; add it up.
 finish() { # file
+	# A check that stopped before its summary line failed
+	grep -q '^== ' "$1" ||
+		printf 'FAIL %s: stopped before its summary\n== %s: 0 passed, 1 failed\n' \
+			"$(basename "$1" .verdicts)" "$(basename "$1" .verdicts)" >> "$1"
 	cat "$1" >> "$report"
 	grep -aE '^FAIL|FLAKY|^SKIP|^checklog:|^    ' "$1" || true
 	{ grep '^== ' "$1" || true; } | sort
