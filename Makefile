@@ -7,7 +7,7 @@ KSHA256 ?= 4d415b3d364834fd818270e88813e90323bbfce4f519a0e6bd4940ddcd7df693
 
 B       := build
 TREE    := $(B)/linux
-ARCHES  ?= x86_64 i386
+ARCHES  ?= x86_64 i386 arm64
 S       := scripts
 
 .PHONY: all deps source tree export apply kernel initramfs run shell check expect \
@@ -17,7 +17,7 @@ all: help
 
 help:
 	@echo "make run        build x86_64, boot it, show the function graph tracer"
-	@echo "make check      build and test both arches (boot tests, ftracetest, ours),"
+	@echo "make check      build and test x86_64, i386 and arm64 (boot tests, ftracetest, ours),"
 	@echo "                the configuration matrix and lint"
 	@echo "make expect     rewrite tests/manifest/ from the last make check, for review"
 	@echo "make debug      the debug kernel alone (KASAN, lockdep, kmemleak): boot"
@@ -31,7 +31,7 @@ help:
 	@echo "                preemption models and i386 (bench/results/; BENCH_CONFIGS=...)"
 	@echo "make bench-profile KERNEL=base|patched CASE=function_graph|users-N|users-N-accept-M|reserve-B|..."
 	@echo "                one such call's instructions by function (after make bench)"
-	@echo "make shell      boot x86_64 to an interactive busybox shell (ARCH=i386 too)"
+	@echo "make shell      boot x86_64 to an interactive busybox shell (ARCH=i386, ARCH=arm64 too)"
 	@echo "make tree       unpack 6.1 into $(TREE) and apply patches/series"
 	@echo "make export     write $(TREE)'s commits back to patches/"
 	@echo "make apply KSRC=/path/to/linux-6.1   apply the series to your own tree"

@@ -8,12 +8,13 @@
  *            PERF_EVENT_IOC_SET_BPF, as libbpf's
  *            bpf_program__attach_kprobe() and bcc do;
  *   multi    a kprobe_multi link with BPF_F_KPROBE_MULTI_RETURN (fprobe).
- *            6.1 has kprobe_multi links on 64-bit kernels only: on i386
- *            the link must be refused with EOPNOTSUPP.
+ *            6.1 has kprobe_multi links only with fprobes, on x86_64:
+ *            elsewhere the link must be refused with EOPNOTSUPP.
  *
  * Either way the probe must be on the function graph shadow stack: the
  * kretprobe listed [FGRAPH] in kprobes/list, the fprobe a user of its own
- * in fgraph_users.
+ * in fgraph_users.  Only where kprobes sit on ftrace sites (x86): on arm64
+ * the kretprobe keeps 6.1's trampoline, and must not be listed [FGRAPH].
  *
  * This process then reads the first 64 bytes of /proc/version three
  * times, and three times more while the function_graph tracer in an
@@ -59,6 +60,11 @@
 #ifdef __x86_64__
 #define REG_RET	offsetof(struct pt_regs, rax)
 #define REG_IP	offsetof(struct pt_regs, rip)
+#define REG_SZ	BPF_DW
+#elif defined(__aarch64__)
+/* A BPF program's context on arm64 is a struct user_pt_regs */
+#define REG_RET	offsetof(struct user_pt_regs, regs[0])
+#define REG_IP	offsetof(struct user_pt_regs, pc)
 #define REG_SZ	BPF_DW
 #else
 #define REG_RET	offsetof(struct pt_regs, eax)
@@ -296,6 +302,12 @@ static int on_fgraph(int multi)
 		     : count_lines(KPROBES, " " FUNC "+0x0 ", "[FGRAPH]");
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+#define KRETPROBE_ON_STACK	1	/* kprobes on ftrace sites */
+#else
+#define KRETPROBE_ON_STACK	0
+#endif
+
 static void write_file(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY | O_TRUNC);
@@ -493,19 +505,24 @@ int main(int argc, char **argv)
 	lo = symbolize(sym_addr(CALLER), name, &hi);
 	map = map_create();
 	prog = prog_load(map, getpid(), lo, hi, multi);
-	if (multi && sizeof(void *) == 4) {
+#ifndef __x86_64__
+	if (multi) {
 		if (attach_multi(prog) >= 0 || errno != EOPNOTSUPP)
-			fail("a kprobe_multi link on a 32-bit kernel was not refused with EOPNOTSUPP");
-		printf("bpf-kretprobe: multi: refused on a 32-bit kernel, as in 6.1\n");
+			fail("a kprobe_multi link without fprobes was not refused with EOPNOTSUPP");
+		printf("bpf-kretprobe: multi: refused without fprobes, as in 6.1\n");
 		return 0;
 	}
+#endif
 	before = on_fgraph(multi);
 	link = multi ? attach_multi(prog) : attach_kprobe(prog);
 	if (link < 0)
 		die("BPF_LINK_CREATE(kprobe_multi return " FUNC ")");
-	if (on_fgraph(multi) != before + 1)
-		fail(multi ? "the fprobe is not a user in fgraph_users"
-			   : "the kretprobe is not listed [FGRAPH] in kprobes/list");
+	if (multi && on_fgraph(multi) != before + 1)
+		fail("the fprobe is not a user in fgraph_users");
+	if (!multi && on_fgraph(multi) != before + KRETPROBE_ON_STACK)
+		fail(KRETPROBE_ON_STACK ?
+		     "the kretprobe is not listed [FGRAPH] in kprobes/list" :
+		     "the kretprobe is listed [FGRAPH] without kprobes on ftrace");
 	/* What ran the program so far is not counted */
 	lookup(map, &before_reads);
 	printf("%s: 3 reads\n", argv[1]);

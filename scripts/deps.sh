@@ -5,11 +5,11 @@
 set -eu -o pipefail
 
 pkgs="build-essential gcc flex bison bc cpio xz-utils kmod libelf-dev libssl-dev
-      ccache qemu-system-x86 gnuplot-nox git patch perl python3 dpkg-dev
+      ccache qemu-system-x86 qemu-system-arm gnuplot-nox git patch perl python3 dpkg-dev
       shellcheck python3-ply python3-git
       python3-docutils dwarves linux-config-6.1
       gcc-i686-linux-gnu libc6-dev-i386-cross
-      gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu gcc-s390x-linux-gnu"
+      gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-riscv64-linux-gnu gcc-s390x-linux-gnu"
 
 missing=""
 for p in $pkgs; do

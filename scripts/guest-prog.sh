@@ -7,6 +7,7 @@ arch=$1 out=$2 src=$3
 case $arch in
 x86_64) cc=gcc ;;
 i386) cc=i686-linux-gnu-gcc ;;
+arm64) cc=aarch64-linux-gnu-gcc ;;
 *) echo "guest-prog: no user compiler for $arch" >&2; exit 1 ;;
 esac
 exec "$cc" -static -O2 -Wall -o "$out" "$src"

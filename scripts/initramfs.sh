@@ -9,6 +9,7 @@ top=$(realpath "$(dirname "$0")/..")
 case $arch in
 x86_64) debarch=amd64 triplet=x86_64-linux-gnu ;;
 i386) debarch=i386 triplet=i386-linux-gnu ;;
+arm64) debarch=arm64 triplet=aarch64-linux-gnu ;;
 *) echo "initramfs: unknown arch $arch" >&2; exit 1 ;;
 esac
 debs=$top/build/dl/debs-$debarch
