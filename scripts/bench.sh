@@ -26,8 +26,10 @@ bench_files() {
 	mkdir -p "$obj/bench/module"
 	cp bench/fgraph_bench.c "$obj/bench/module/"
 	echo 'obj-m := fgraph_bench.o' > "$obj/bench/module/Kbuild"
+	cross=''
+	[ "$arch" != arm64 ] || cross=aarch64-linux-gnu-
 	CCACHE_DIR=$top/build/ccache make -s -C "$obj" M="$obj/bench/module" \
-		ARCH="$arch" CC="ccache gcc" modules
+		ARCH="$arch" CROSS_COMPILE="$cross" CC="ccache ${cross}gcc" modules
 	mv "$obj/bench/module/fgraph_bench.ko" "$obj/bench/"
 	rm -rf "$obj/bench/module"
 	scripts/guest-prog.sh "$arch" "$obj/bench/ubench" bench/ubench.c

@@ -27,6 +27,8 @@ esac
 case $arch in
 x86_64 | i386 | arm64) frags="$frags $top/config/$arch.config" ;;
 esac
+[ "${FGRAPH_BASELINE:-0}" = 0 ] || [ ! -f "$top/config/$arch-base.config" ] ||
+	frags="$frags $top/config/$arch-base.config"
 extra=${FGRAPH_EXTRA:-}
 
 export CCACHE_DIR=${CCACHE_DIR:-$top/build/ccache}
