@@ -23,7 +23,7 @@ x86_64 | i386)
 	machine=(-M pc) image=$obj/arch/x86/boot/bzImage
 	console="console=ttyS0 tsc=reliable" ;;
 arm64)
-	machine=(-M virt -cpu max,pauth-impdef=on) image=$obj/arch/arm64/boot/Image
+	machine=(-M virt -cpu "max,pauth-impdef=on") image=$obj/arch/arm64/boot/Image
 	console="console=ttyAMA0" ;;
 *) echo "boot: unknown arch $arch" >&2; exit 1 ;;
 esac

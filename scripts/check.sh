@@ -8,8 +8,7 @@
 # "N passed, N failed, N flaky" and, last, "N passed, N failed".
 # Writes build/results/ARCH.ktap, matrix.ktap, lint.ktap, summary.json.
 # Usage: check.sh ARCH...   (CHECK_SKIP="debug matrix lint" skips those;
-# CHECK_DEBUG=stress runs only the debug kernel's stress run and leak scan;
-# CHECK_FTRACETEST=arm64=test.d/ftrace runs only those ftracetest cases)
+# CHECK_DEBUG=stress runs only the debug kernel's stress run and leak scan)
 set -eu -o pipefail
 top=$(realpath "$(dirname "$0")/..")
 cd "$top"
@@ -17,7 +16,7 @@ logs=build/logs results=build/results
 mkdir -p "$logs" "$results"
 report=$logs/check.log
 : > "$report"
-rm -f "$results"/*.ktap "$results"/*.tsv "$results"/*.verdicts "$results"/*.manifest
+rm -f "$results"/*.ktap "$results"/*.tsv "$results"/*.verdicts
 total_pass=0 total_fail=0 total_flaky=0
 
 count() {
@@ -45,22 +44,10 @@ build_arch() { # arch
 	return 1
 }
 
-# CHECK_FTRACETEST="ARCH=DIR ...": ARCH's guest runs only the ftracetest
-# cases under DIR, judged by its manifest's lines for them (CI runs
-# arm64's test.d/ftrace, where every fgraph test is).
-ft_dir() { # arch
-	local w
-	for w in ${CHECK_FTRACETEST:-}; do
-		case $w in "$1="*) echo "${w#*=}" ;; esac
-	done
-}
-
 # Boot ARCH and run its jobs; the log's verdict goes to ARCH.boot.
 boot_arch() { # arch
-	local arch=$1 ft append=${FGRAPH_APPEND:-}
-	ft=$(ft_dir "$arch")
-	[ -z "$ft" ] || append="$append fgraph.ft=$ft"
-	if FGRAPH_APPEND=$append scripts/boot.sh "$arch" "$jobs" "${CHECK_TIMEOUT:-2700}"; then
+	local arch=$1
+	if scripts/boot.sh "$arch" "$jobs" "${CHECK_TIMEOUT:-2700}"; then
 		echo "ok   $arch log: no kernel trouble, end marker"
 		echo "== log $arch: 1 passed, 0 failed, 0 flaky"
 	else
@@ -71,18 +58,11 @@ boot_arch() { # arch
 
 # Judge what ARCH's guest printed against its manifest.
 judge_arch() { # arch
-	local arch=$1 log ft manifest=tests/manifest/$1.txt
+	local arch=$1 log
 	log=$logs/$1-$(echo "$jobs" | tr ',' '-').log
-	ft=$(ft_dir "$arch")
-	if [ -n "$ft" ]; then
-		scripts/manifest-subset.sh "$manifest" \
-			"build/linux/tools/testing/selftests/ftrace/$ft" > "$results/$arch.manifest"
-		manifest=$results/$arch.manifest
-	fi
 	{
 		cat "$results/$arch.boot"
-		[ -z "$ft" ] || echo "SKIP $arch: ftracetest ran only $ft (CHECK_FTRACETEST)"
-		scripts/results.sh "$log" | scripts/compare.sh "$arch" "$manifest"
+		scripts/results.sh "$log" | scripts/compare.sh "$arch" "tests/manifest/$arch.txt"
 	} > "$results/$arch.verdicts"
 	finish "$results/$arch.verdicts"
 }
