@@ -39,7 +39,12 @@ func = int(os.environ["TARGET"], 16)
 run("hbreak *%#x" % func)
 run("continue")
 run("delete")
-ret = int(gdb.parse_and_eval("*(unsigned long *)$rsp"))
+# Where the call returns to: on the stack at x86's first instruction, in
+# the link register at arm64's.
+if "aarch64" in gdb.selected_frame().architecture().name():
+    ret = reg("x30")
+else:
+    ret = int(gdb.parse_and_eval("*(unsigned long *)$rsp"))
 
 counts, order = {}, []
 steps = 0

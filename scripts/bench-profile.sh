@@ -4,8 +4,8 @@
 # the series) with QEMU's gdb stub, sets a bench case up in the guest, and
 # single-steps one call of the target from its first instruction back to
 # its caller, counting the instructions each function ran.  It uses the
-# kernels of BENCH_CONF (an x86_64 configuration of make bench,
-# x86_64-preempt unless given).
+# kernels of BENCH_CONF (a configuration of make bench, x86_64-preempt
+# unless given).
 # Usage: bench-profile.sh base|patched CASE
 # (CASE: function_graph, users-N, users-N-accept-M, reserve-BYTES, entry-1,
 # kretprobe-N, fprobe-entry|exit)
@@ -23,27 +23,27 @@ if [ ! -f "$obj/vmlinux" ] || [ ! -d "$obj/bench" ]; then
 	echo "bench-profile: no $kernel kernel in $obj: run make bench first" >&2
 	exit 1
 fi
-command -v gdb >/dev/null || apt-get install -y -q gdb >/dev/null
+arch=${conf%%-*}
+gdb=gdb
+[ "$arch" != arm64 ] || gdb="gdb-multiarch"
+command -v $gdb >/dev/null || apt-get install -y -q $gdb >/dev/null
 
 install -m 755 bench/guest.sh "$obj/bench/guest.sh"
-scripts/initramfs.sh x86_64 "$src" "$obj" >/dev/null
-log=build/logs/bench-profile-$kernel.log
+scripts/initramfs.sh "$arch" "$src" "$obj" >/dev/null
+log=$top/build/logs/bench-profile-$kernel.log
 port=$((20000 + RANDOM % 20000))
 boot=$(sed -n 's/^# boot: / /p' "config/bench-${conf#*-}.config")
 # Not last run's marker: the wait below must see this guest's.
 rm -f "$log"
-qemu-system-x86_64 -accel tcg,thread=single -smp 1 -m 1024 \
-	-kernel "$obj/arch/x86/boot/bzImage" -initrd "$obj/initramfs.cpio.gz" \
-	-append "console=ttyS0 panic=-1 tsc=reliable fgraph.jobs=bench fgraph.profile=$case ftrace=nop norandmaps$boot" \
-	-display none -no-reboot -serial "file:$log" -monitor none \
-	-gdb "tcp:127.0.0.1:$port" &
-qemu=$!
-trap 'kill $qemu 2>/dev/null || true' EXIT
+OBJ=$(realpath "$obj") LOG=$log SMP=1 QEMU_EXTRA="-gdb tcp:127.0.0.1:$port" \
+	FGRAPH_APPEND="fgraph.profile=$case ftrace=nop norandmaps$boot" \
+	scripts/boot.sh "$arch" bench 900 >/dev/null 2>&1 &
+trap 'pkill -f "tcp:127.0.0.1:$port" || true' EXIT
 
 for _ in $(seq 300); do
-	grep -q '^@@ bench profile' "$log" 2>/dev/null && break
-	kill -0 $qemu 2>/dev/null || break
 	sleep 1
+	grep -q '^@@ bench profile' "$log" 2>/dev/null && break
+	pgrep -f "tcp:127.0.0.1:$port" >/dev/null || break
 done
 grep -q '^@@ bench profile ready' "$log" ||
 	{ echo "bench-profile: the guest did not set $case up (see $log)" >&2; exit 1; }
@@ -52,6 +52,6 @@ grep -q '^@@ bench profile ready' "$log" ||
 nm -n "$obj/vmlinux" | awk '$2 ~ /^[tTwW]$/ { print $1, $3 }' > "$obj/bench/text.syms"
 target=$(sed -n 's/^@@ bench profile ready \([0-9a-f]*\).*/\1/p' "$log")
 [ -n "$target" ] || { echo "bench-profile: no target address in $log" >&2; exit 1; }
-SYMS=$obj/bench/text.syms PORT=$port TARGET=$target timeout 600 gdb -q -batch -nx \
-	-x scripts/bench-profile.py "$obj/vmlinux" 2>&1 | grep -v '^warning:' |
+SYMS=$obj/bench/text.syms PORT=$port TARGET=$target timeout 600 $gdb -q -batch -nx \
+	-x scripts/bench-profile.py "$obj/vmlinux" 2>&1 | grep -Ev '^(warning:|0x[0-9a-f]+ in )' |
 	sed "1i # $kernel, $case: guest instructions of one hooked call, by function"
