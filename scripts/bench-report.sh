@@ -106,7 +106,7 @@ macro_row() {
 versions() {
 	local c names=""
 	for c in "${confs[@]}"; do names="$names; $(conf_name "$c")"; done
-	echo "- Date: $(date -u +%Y-%m-%d)"
+	echo "- Date: $(date -u +%Y-%m-%d); each configuration's section says when it was measured, and with which series"
 	echo "- Kernel: Debian linux-source-6.1 $(sed -n 's/^KVER *?= *//p' "$top/Makefile")," \
 		"config/*.config (tinyconfig + tracing options, -O2; x86_64 with ORC), and" \
 		"config/bench-MODEL.config for the preemption model (no dynamic preemption;" \
@@ -234,6 +234,15 @@ target_table() {
 	done < <(targets)
 }
 
+# When CONF was measured, with which series (bench.sh's series_measured)
+measured() {
+	if [ -f "$dir/$1/measured" ]; then
+		cat "$dir/$1/measured"
+	else
+		echo "before the report recorded it"
+	fi
+}
+
 # The tables of configuration CONF
 conf_report() {
 	local p1 p16
@@ -242,6 +251,7 @@ conf_report() {
 	cat <<EOF
 ## $(conf_name "$1")
 
+Measured $(measured "$1").
 Raw lines: [$1/base.txt]($1/base.txt), [$1/patched.txt]($1/patched.txt).
 
 | case | unpatched 6.1 | fgraph-multi | overhead | ratio |
@@ -375,6 +385,7 @@ bad=""
 for c in "${confs[@]}"; do
 	mkdir -p "$dir/$c"
 	cp "$in/$c/base.txt" "$in/$c/patched.txt" "$dir/$c/"
+	[ ! -f "$in/$c/measured" ] || cp "$in/$c/measured" "$dir/$c/"
 	use "$c"
 	bad="$bad$(missing; sanity; events_recorded)"
 done

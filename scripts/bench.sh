@@ -66,6 +66,14 @@ run() {
 	mkdir -p "$out/$conf"
 	sed -n 's/^@@ bench //p' "$log" | tr -d '\r' > "$out/$conf/$name.txt"
 	[ -s "$out/$conf/$name.txt" ] || { echo "bench: no results in $log" >&2; exit 1; }
+	[ "$name" != patched ] || series_measured > "$out/$conf/measured"
+}
+
+# What the patched kernel was, for the report: the date, the series and
+# its hash.
+series_measured() {
+	echo "$(date -u +%Y-%m-%d), $(grep -vc '^#' patches/series) patches" \
+		"($(cat patches/*.patch | sha256sum | cut -c1-12))"
 }
 
 : "${BENCH_CONFIGS:=x86_64-none x86_64-voluntary x86_64-preempt x86_64-distro i386-preempt}"
